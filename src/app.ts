@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { authPlugin } from './http/auth.ts';
+import { collectRoutePatterns, registerErrorHandling } from './http/errors.ts';
+import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.ts';
+import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit.ts';
+import { ErrorResponse, PaginationSchema } from './http/schemas.ts';
+import type { App } from './http/types.ts';
+import { buildValidatorCompiler } from './http/validation.ts';
+import type { ModuleDeps } from './http/deps.ts';
+import { idempotencyPlugin } from './modules/idempotency/idempotency.plugin.ts';
+import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
+import { registerOrgRoutes, orgSchemas } from './modules/orgs/orgs.routes.ts';
+import { registerUserRoutes, userSchemas } from './modules/users/users.routes.ts';
+import { registerContactRoutes, contactSchemas } from './modules/contacts/contacts.routes.ts';
+import { registerDealRoutes, dealSchemas } from './modules/deals/deals.routes.ts';
+import { registerSupportRoutes, supportSchemas } from './modules/support/support.routes.ts';
+import { registerActivityRoutes, activitySchemas } from './modules/activity/activity.routes.ts';
+import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
+import { registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.ts';
+
+export const VERSION = '1.0.0';
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppDeps {
+  database: DatabaseHandle;
+  clock?: Clock;
+  rateLimitStore?: RateLimitStore;
+  notifyEvents?: () => void;
+  /** Pino options or false; tests pass false. */
+  logger?: boolean | object;
+}
+
+/**
+ * The composition root: cross-cutting plugins first (errors, JSON parsing, auth, idempotency,
+ * OpenAPI), then each module's routes, in the order they read in the API index.
+ */
+export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => 'req_' + randomBytes(12).toString('hex'),
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  const store = deps.rateLimitStore ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+  if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
+
+  const sharedSchemas = [ErrorResponse, PaginationSchema, ...orgSchemas, ...userSchemas, ...contactSchemas, ...dealSchemas,
+    ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas];
+  for (const schema of sharedSchemas) app.addSchema(schema);
+  app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  // Keep the raw bytes (for X-Service-Signature) and defer a syntax error until after the auth checks.
+  app.decorateRequest('rawBody', undefined);
+  app.decorateRequest('invalidJson', false);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    const raw = body as Buffer;
+    request.rawBody = raw;
+    if (raw.length === 0) return done(null, undefined);
+    parseJson(request, raw.toString('utf8'), (err, value) => {
+      if (err) {
+        request.invalidJson = true;
+        return done(null, undefined);
+      }
+      done(null, value);
+    });
+  });
+
+  const routePatterns = collectRoutePatterns(app);
+  registerErrorHandling(app, routePatterns);
+  decorateRouteSchemas(app);
+  await registerOpenApi(app, VERSION);
+  await app.register(authPlugin, { db: deps.database.db, clock, store, defaultRateLimit: config.rateLimitPerMinute });
+  await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours });
+
+  const moduleDeps: ModuleDeps = {
+    db: deps.database.db,
+    dialect: deps.database.dialect,
+    config,
+    clock,
+    notifyEvents: deps.notifyEvents ?? (() => {}),
+  };
+
+  registerMetaRoutes(app, moduleDeps);
+  await app.register(
+    async (api) => {
+      const v1 = api as unknown as App;
+      registerOrgRoutes(v1, moduleDeps);
+      registerUserRoutes(v1, moduleDeps);
+      registerContactRoutes(v1, moduleDeps);
+      registerDealRoutes(v1, moduleDeps);
+      registerSupportRoutes(v1, moduleDeps);
+      registerActivityRoutes(v1, moduleDeps);
+      registerAnalyticsRoutes(v1, moduleDeps);
+      registerWebhookRoutes(v1, moduleDeps);
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

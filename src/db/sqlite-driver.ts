@@ -1,0 +1,67 @@
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/** Values node:sqlite cannot bind are converted the same way everywhere: booleans to 0/1, dates to ISO text. */
+function bindable(value: unknown): SQLInputValue {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  if (value === undefined) return null;
+  return value as SQLInputValue;
+}
+
+/**
+ * Adapts Node's built-in `node:sqlite` (no native build, works on Node 24) to the statement
+ * interface Kysely's SqliteDialect expects. Prepared statements are cached per SQL text:
+ * Kysely compiles the same queries again and again, and preparing is the costly step.
+ */
+export class NodeSqliteDatabase implements SqliteDatabase {
+  readonly #db: DatabaseSync;
+  readonly #cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
+  static readonly CACHE_SIZE = 512;
+
+  constructor(path: string) {
+    this.#db = new DatabaseSync(path);
+    // Explicit pragmas: WAL for concurrent readers, NORMAL sync (durable at checkpoints, safe with WAL),
+    // enforced foreign keys, a busy timeout for other processes, and a 64 MiB page cache.
+    this.#db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      PRAGMA foreign_keys = ON;
+      PRAGMA busy_timeout = 5000;
+      PRAGMA cache_size = -65536;
+      PRAGMA temp_store = MEMORY;
+    `);
+  }
+
+  get raw(): DatabaseSync {
+    return this.#db;
+  }
+
+  close(): void {
+    this.#cache.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  prepare(sql: string): SqliteStatement {
+    let entry = this.#cache.get(sql);
+    if (!entry) {
+      const stmt = this.#db.prepare(sql);
+      entry = { stmt, reader: stmt.columns().length > 0 };
+      if (this.#cache.size >= NodeSqliteDatabase.CACHE_SIZE) {
+        const oldest = this.#cache.keys().next().value;
+        if (oldest !== undefined) this.#cache.delete(oldest);
+      }
+      this.#cache.set(sql, entry);
+    }
+    const { stmt, reader } = entry;
+    return {
+      reader,
+      all: (parameters: ReadonlyArray<unknown>) => stmt.all(...parameters.map(bindable)),
+      run: (parameters: ReadonlyArray<unknown>) => {
+        const r = stmt.run(...parameters.map(bindable));
+        return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+      },
+      iterate: (parameters: ReadonlyArray<unknown>) => stmt.iterate(...parameters.map(bindable)) as IterableIterator<unknown>,
+    };
+  }
+}

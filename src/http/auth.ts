@@ -1,0 +1,98 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../lib/clock.ts';
+import { AppError } from '../lib/errors.ts';
+import { hmacSha256Hex, safeEqual, sha256Hex } from '../lib/crypto.ts';
+import { findKeyByHash, touchKey } from '../modules/api-keys/api-keys.repository.ts';
+import { grants, parseStoredScopes, satisfyingScopes } from '../modules/api-keys/scopes.ts';
+import type { RateLimitStore } from './rate-limit.ts';
+import type { App } from './types.ts';
+
+export interface AuthOptions {
+  db: Db;
+  clock: Clock;
+  store: RateLimitStore;
+  defaultRateLimit: number;
+}
+
+const WINDOW_MS = 60_000;
+const TOUCH_EVERY_MS = 60_000;
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export function readBearer(header: string | undefined): string | null {
+  const m = header ? BEARER.exec(header) : null;
+  return m ? m[1] : null;
+}
+
+/** X-Service-Signature: lowercase hex HMAC-SHA256 of the raw body keyed with the key secret as sent. */
+export function signatureMatches(secret: string, rawBody: Buffer | undefined, signature: string): boolean {
+  const expected = hmacSha256Hex(secret, rawBody ?? Buffer.alloc(0));
+  return safeEqual(expected, signature.trim());
+}
+
+/**
+ * The checks of every authenticated route, in the order decisions.md fixes:
+ * authentication (401) → signature (403) → rate limit (429) → scope (403); then the body's
+ * JSON syntax (422) and schema validation. Public routes (`config.scope === null`) skip them.
+ */
+export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
+  const lastTouched = new Map<number, number>();
+
+  app.decorateRequest('auth', null as never);
+
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.scope === null || request.routeOptions.config.scope === undefined) return;
+    const secret = readBearer(request.headers.authorization);
+    if (!secret) throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
+    const key = await findKeyByHash(opts.db, sha256Hex(secret));
+    if (!key || key.revoked_at !== null) throw new AppError('unauthorized', 'The API key is invalid or revoked.');
+    request.auth = {
+      accountId: Number(key.account_id),
+      keyId: Number(key.id),
+      scopes: parseStoredScopes(key.scopes),
+      rateLimitPerMinute: key.rate_limit_per_minute ?? opts.defaultRateLimit,
+    };
+    const now = opts.clock.now();
+    if (now - (lastTouched.get(key.id) ?? key.last_used_at ?? 0) > TOUCH_EVERY_MS) {
+      lastTouched.set(key.id, now);
+      // last_used_at is advisory: written at most once a minute per key per process, off the request path.
+      touchKey(opts.db, key.id, now).catch((err) => request.log.warn({ err }, 'could not record key use'));
+    }
+  });
+
+  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
+    const scope = request.routeOptions.config.scope;
+    if (scope === null || scope === undefined) {
+      if (request.invalidJson) throw invalidJson();
+      return;
+    }
+    const signature = request.headers['x-service-signature'];
+    if (signature !== undefined) {
+      const secret = readBearer(request.headers.authorization) ?? '';
+      const value = Array.isArray(signature) ? signature.join(',') : signature;
+      if (!signatureMatches(secret, request.rawBody, value)) {
+        throw new AppError('forbidden', 'X-Service-Signature does not match the request body.');
+      }
+    }
+    const limit = request.auth.rateLimitPerMinute;
+    const hit = await opts.store.hit(`key:${request.auth.keyId}`, WINDOW_MS);
+    const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+    reply.header('RateLimit-Limit', String(limit));
+    reply.header('RateLimit-Remaining', String(Math.max(0, limit - hit.count)));
+    reply.header('RateLimit-Reset', String(resetSeconds));
+    if (hit.count > limit) {
+      throw new AppError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${resetSeconds} s.`, {
+        headers: { 'Retry-After': String(resetSeconds) },
+      });
+    }
+    if (!grants(request.auth.scopes, scope)) {
+      throw new AppError('forbidden', `This API key lacks the scope "${scope}".`, { extra: { required_scopes: satisfyingScopes(scope) } });
+    }
+    if (request.invalidJson) throw invalidJson();
+  });
+});
+
+function invalidJson(): AppError {
+  return new AppError('validation_error', 'The request body is not valid JSON.', { fields: { body: 'invalid_json' } });
+}

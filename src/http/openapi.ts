@@ -1,0 +1,95 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Type } from 'typebox';
+import { ERROR_CATALOGUE, type ErrorCode } from '../lib/errors.ts';
+import { satisfyingScopes } from '../modules/api-keys/scopes.ts';
+import type { App } from './types.ts';
+
+export const API_PREFIX = '/api/v1';
+
+const COMMON_ERRORS: ErrorCode[] = ['unauthorized', 'forbidden', 'validation_error', 'rate_limited', 'internal_error'];
+
+export const TAGS = [
+  { name: 'orgs', description: 'Customer organizations and external tenant links.' },
+  { name: 'users', description: 'Account team members.' },
+  { name: 'contacts', description: 'Contacts and marketing audiences.' },
+  { name: 'deals', description: 'Deals and their timeline activities.' },
+  { name: 'support', description: 'Support tickets and their logs.' },
+  { name: 'activity', description: 'The unified activity feed.' },
+  { name: 'analytics', description: 'Server-side aggregates: facts and calculations only.' },
+  { name: 'webhooks', description: 'Webhook endpoints and the delivery log.' },
+  { name: 'extensions', description: 'Full-access routes (scope `*` unless stated) that create records and move their state.' },
+  { name: 'meta', description: 'Health and the API description.' },
+];
+
+/** Groups error codes by status for the OpenAPI responses. */
+function errorResponses(codes: ErrorCode[]): Record<string, object> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CATALOGUE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, object> = {};
+  for (const [status, list] of byStatus) {
+    out[String(status)] = {
+      ...Type.Ref('ErrorResponse'),
+      description: list.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c].description}`).join(' '),
+    };
+  }
+  return out;
+}
+
+/**
+ * Adds what every API route shares to its schema before Fastify compiles it: the bearer
+ * security requirement, the required scope (in the description and as `x-required-scopes`),
+ * and the error responses, so the document can never forget them.
+ */
+export function decorateRouteSchemas(app: App): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_PREFIX) || !route.schema) return;
+    const config = (route.config ?? {}) as { scope?: string | null; errors?: ErrorCode[] };
+    const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
+    if (config.scope === undefined) throw new Error(`${String(route.method)} ${route.url} declares no scope (use null for a public route)`);
+    if (config.scope === null) {
+      schema.security = [];
+      return;
+    }
+    const scope = config.scope as Parameters<typeof satisfyingScopes>[0];
+    schema.security = [{ bearerAuth: [] }];
+    schema['x-required-scopes'] = [scope];
+    const line = `Required scope: \`${scope}\`${scope.endsWith(':read') ? ' (or `read`, or `*`)' : scope === '*' ? '' : ' (or `*`)'}.`;
+    schema.description = schema.description ? `${schema.description}\n\n${line}` : line;
+    const codes = [...new Set([...COMMON_ERRORS, ...(config.errors ?? [])])];
+    schema.response = { ...errorResponses(codes), ...(schema.response ?? {}) };
+  });
+}
+
+export async function registerOpenApi(app: App, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'custops API',
+        version,
+        description:
+          'Customer-operations API v1: organizations, users, contacts, deals, support tickets, the unified activity feed, ' +
+          'analytics and signed webhooks. Every request carries `Authorization: Bearer <API key>`; writes may also carry ' +
+          '`X-Service-Signature` (lowercase hex HMAC-SHA256 of the raw body keyed with the key secret). Lists answer ' +
+          '`{data, pagination}`; errors answer `{error, message, fields?, request_id}`. Writes accept `Idempotency-Key`.',
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
+      servers: [{ url: '/', description: 'This server' }],
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key secret (`cok_…`) created with `custops key create`.' },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => String((json as { $id?: string }).$id ?? `def-${i}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+}

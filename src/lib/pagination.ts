@@ -1,0 +1,37 @@
+export interface PageRequest {
+  page: number;
+  per_page: number;
+}
+
+export interface Pagination {
+  page: number;
+  per_page: number;
+  total: number;
+  pages: number;
+  has_next: boolean;
+  has_prev: boolean;
+}
+
+export const DEFAULT_PER_PAGE = 25;
+export const MAX_PER_PAGE = 100;
+/** Past this, a page number is refused rather than turned into an absurd OFFSET. */
+export const MAX_PAGE = 1_000_000;
+
+export function pageOf(query: { page?: number; per_page?: number }): PageRequest {
+  return { page: query.page ?? 1, per_page: query.per_page ?? DEFAULT_PER_PAGE };
+}
+
+export function offsetOf(p: PageRequest): number {
+  return (p.page - 1) * p.per_page;
+}
+
+/** pages = ceil(total / per_page), 0 when empty; has_next = page < pages; has_prev = page > 1. */
+export function paginate(p: PageRequest, total: number): Pagination {
+  const pages = total === 0 ? 0 : Math.ceil(total / p.per_page);
+  return { page: p.page, per_page: p.per_page, total, pages, has_next: p.page < pages, has_prev: p.page > 1 };
+}
+
+export interface ListResult<T> {
+  data: T[];
+  pagination: Pagination;
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { Executor } from '../../db/database.ts';
+import type { EventEntities, EventType } from './catalog.ts';
+
+export function newEventId(): string {
+  return 'evt_' + randomBytes(16).toString('base64url');
+}
+
+export interface EmittedEvent {
+  id: number;
+  public_id: string;
+}
+
+/**
+ * Writes one event into the outbox. Call it with the transaction that makes the change, so a
+ * committed change always has its events and a rolled-back one never does. The payload is
+ * serialized here, once: the dispatcher sends and signs these exact bytes.
+ */
+export async function emitEvent<T extends EventType>(
+  trx: Executor,
+  input: { accountId: number; orgId: number; type: T; entity: EventEntities[T]; now: number },
+): Promise<EmittedEvent> {
+  const publicId = newEventId();
+  const payload = JSON.stringify({
+    id: publicId,
+    event_type: input.type,
+    org_id: input.orgId,
+    timestamp: new Date(input.now).toISOString(),
+    ...input.entity,
+  });
+  const row = await trx
+    .insertInto('events')
+    .values({ account_id: input.accountId, public_id: publicId, event_type: input.type, org_id: input.orgId, payload, created_at: input.now, dispatched_at: null })
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, public_id: publicId };
+}

@@ -1,0 +1,47 @@
+import type { Executor } from '../../db/database.ts';
+
+export async function claimKey(
+  db: Executor,
+  row: { account_id: number; key: string; request_hash: string; created_at: number; expires_at: number },
+): Promise<number | null> {
+  const inserted = await db
+    .insertInto('idempotency_keys')
+    .values({ ...row, state: 'running' })
+    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+    .returning(['id'])
+    .executeTakeFirst();
+  return inserted?.id ?? null;
+}
+
+export function findKey(db: Executor, accountId: number, key: string) {
+  return db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
+}
+
+/** Takes over an expired or abandoned record, only if it is still the one we looked at. */
+export async function retakeKey(
+  db: Executor,
+  id: number,
+  seenCreatedAt: number,
+  row: { request_hash: string; created_at: number; expires_at: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('idempotency_keys')
+    .set({ ...row, state: 'running', response_status: null, response_body: null, location: null })
+    .where('id', '=', id)
+    .where('created_at', '=', seenCreatedAt)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function completeKey(db: Executor, id: number, status: number, body: string, location: string | null): Promise<void> {
+  await db.updateTable('idempotency_keys').set({ state: 'done', response_status: status, response_body: body, location }).where('id', '=', id).execute();
+}
+
+export async function releaseKey(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('id', '=', id).execute();
+}
+
+export async function purgeExpiredKeys(db: Executor, now: number): Promise<number> {
+  const r = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -1,0 +1,41 @@
+import type { Config } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { buildApp } from './app.ts';
+import type { App } from './http/types.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { purgeExpiredKeys } from './modules/idempotency/idempotency.repository.ts';
+
+export interface RunningServer {
+  app: App;
+  database: DatabaseHandle;
+  url: string;
+  stop(): Promise<void>;
+}
+
+const PURGE_EVERY_MS = 15 * 60_000;
+
+/** `custops serve`: migrate, listen, and run the housekeeping of one process. */
+export async function startServer(config: Config, options: { clock?: Clock; logger?: boolean | object } = {}): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
+  const database = openDatabase(config.databaseUrl);
+  await migrateToLatest(database.db);
+  const app = await buildApp(config, { database, clock, logger: options.logger });
+  const purge = setInterval(() => {
+    purgeExpiredKeys(database.db, clock.now()).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
+  }, PURGE_EVERY_MS);
+  purge.unref();
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return {
+    app,
+    database,
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    async stop() {
+      clearInterval(purge);
+      await app.close();
+      await database.close();
+    },
+  };
+}
