@@ -10,8 +10,13 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T0000_initial': initial,
 };
 
-export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */
+export async function migrateToLatest(db: Db, schema?: string): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;
   return result;

@@ -39,7 +39,7 @@ export async function createTestDatabase(engine: EngineName, options: { sqlitePa
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = openDatabase(base, { schema, poolSize: 8 });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, schema);
   const sep = base.includes('?') ? '&' : '?';
   return {
     handle,
