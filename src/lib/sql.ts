@@ -12,3 +12,11 @@ export function escapeLike(text: string): string {
 export function containsText(column: string, q: string): Expression<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} like ${'%' + escapeLike(q.toLowerCase()) + '%'} escape ${'\\'}`;
 }
+
+/** Whether a database error is a unique-constraint violation (SQLite or PostgreSQL 23505): a lost race on a unique key. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.code === '23505') return true;
+  return typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed');
+}
