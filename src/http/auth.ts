@@ -45,13 +45,16 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
     if (request.routeOptions.config.scope === null || request.routeOptions.config.scope === undefined) return;
     const secret = readBearer(request.headers.authorization);
     if (!secret) throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
-    const key = await findKeyByHash(opts.db, sha256Hex(secret));
+    const secretHash = sha256Hex(secret);
+    const key = await findKeyByHash(opts.db, secretHash);
     if (!key || key.revoked_at !== null) throw new AppError('unauthorized', 'The API key is invalid or revoked.');
     request.auth = {
       accountId: Number(key.account_id),
       keyId: Number(key.id),
       scopes: parseStoredScopes(key.scopes),
       rateLimitPerMinute: key.rate_limit_per_minute ?? opts.defaultRateLimit,
+      // Counted by a digest of the secret, not the row id: ids repeat across databases sharing one Redis.
+      rateLimitKey: secretHash.slice(0, 32),
     };
     const now = opts.clock.now();
     if (now - (lastTouched.get(key.id) ?? key.last_used_at ?? 0) > TOUCH_EVERY_MS) {
@@ -76,7 +79,7 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
       }
     }
     const limit = request.auth.rateLimitPerMinute;
-    const hit = await opts.store.hit(`key:${request.auth.keyId}`, WINDOW_MS);
+    const hit = await opts.store.hit(`key:${request.auth.rateLimitKey}`, WINDOW_MS);
     const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
     reply.header('RateLimit-Limit', String(limit));
     reply.header('RateLimit-Remaining', String(Math.max(0, limit - hit.count)));

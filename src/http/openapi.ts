@@ -52,6 +52,7 @@ export function decorateRouteSchemas(app: App): void {
     if (config.scope === undefined) throw new Error(`${String(route.method)} ${route.url} declares no scope (use null for a public route)`);
     if (config.scope === null) {
       schema.security = [];
+      schema.response = { '4xx': { ...Type.Ref('ErrorResponse'), description: 'Client error, for example `not_found`.' }, ...(schema.response ?? {}) };
       return;
     }
     const scope = config.scope as Parameters<typeof satisfyingScopes>[0];
@@ -75,7 +76,9 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
           'Customer-operations API v1: organizations, users, contacts, deals, support tickets, the unified activity feed, ' +
           'analytics and signed webhooks. Every request carries `Authorization: Bearer <API key>`; writes may also carry ' +
           '`X-Service-Signature` (lowercase hex HMAC-SHA256 of the raw body keyed with the key secret). Lists answer ' +
-          '`{data, pagination}`; errors answer `{error, message, fields?, request_id}`. Writes accept `Idempotency-Key`.',
+          '`{data, pagination}`; errors answer `{error, message, fields?, request_id}`. Writes accept `Idempotency-Key`. ' +
+          'Any route may also answer `not_found` (404, unknown route), `method_not_allowed` (405), `payload_too_large` ' +
+          '(413, body over 1 MiB), `unsupported_media_type` (415, body not JSON) and `service_unavailable` (503).',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/', description: 'This server' }],

@@ -13,6 +13,8 @@ export interface AuthContext {
   /** null for full access ("*"). */
   scopes: ReadonlySet<string> | null;
   rateLimitPerMinute: number;
+  /** The rate-limit counter's name for this key. */
+  rateLimitKey: string;
 }
 
 declare module 'fastify' {
