@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { engines } from '../helpers/engines.ts';
+import { call, createHarness, createTestAccount, FixedClock, type Harness } from '../helpers/harness.ts';
+import { assertError } from '../helpers/route-checks.ts';
+import { purgeExpiredKeys } from '../../src/modules/idempotency/idempotency.repository.ts';
+
+// POST /orgs (an extension that creates one row per call) is the write used to observe idempotency.
+const URL = '/api/v1/orgs';
+
+async function orgCount(h: Harness, accountId: number): Promise<number> {
+  const r = await h.db.selectFrom('orgs').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+for (const engine of engines()) {
+  describe(`idempotency [${engine}]`, () => {
+    let h: Harness;
+    const clock = new FixedClock('2026-11-21T12:00:00Z');
+    before(async () => {
+      h = await createHarness(engine, { clock });
+    });
+    after(() => h.close());
+
+    test('a replay returns the original status, body and Location, marked, and creates nothing', async () => {
+      const a = await createTestAccount(h);
+      const headers = { 'idempotency-key': 'create-acme' };
+      const first = await call(h, 'POST', URL, { key: a.key, body: { name: 'Acme' }, headers });
+      assert.equal(first.statusCode, 201, first.body);
+      assert.equal(first.headers['idempotent-replayed'], undefined);
+      const replay = await call(h, 'POST', URL, { key: a.key, body: { name: 'Acme' }, headers });
+      assert.equal(replay.statusCode, 201);
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.equal(replay.body, first.body);
+      assert.equal(replay.headers.location, first.headers.location);
+      assert.equal(await orgCount(h, a.accountId), 1);
+    });
+
+    test('the body field idempotency_key works, and the header wins over it', async () => {
+      const a = await createTestAccount(h);
+      const first = await call(h, 'POST', URL, { key: a.key, body: { name: 'Body Key', idempotency_key: 'k-body' } });
+      assert.equal(first.statusCode, 201, first.body);
+      const replay = await call(h, 'POST', URL, { key: a.key, body: { name: 'Body Key', idempotency_key: 'k-body' } });
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      // Same body key, but a header naming another key: the header's key is used, so this is a new request.
+      const other = await call(h, 'POST', URL, { key: a.key, body: { name: 'Body Key', idempotency_key: 'k-body' }, headers: { 'idempotency-key': 'k-header' } });
+      assert.equal(other.statusCode, 201);
+      assert.equal(other.headers['idempotent-replayed'], undefined);
+      assert.equal(await orgCount(h, a.accountId), 2);
+    });
+
+    test('the same key with a different body is 422 idempotency_key_reused', async () => {
+      const a = await createTestAccount(h);
+      const headers = { 'idempotency-key': 'mismatch' };
+      assert.equal((await call(h, 'POST', URL, { key: a.key, body: { name: 'One' }, headers })).statusCode, 201);
+      assertError(await call(h, 'POST', URL, { key: a.key, body: { name: 'Two' }, headers }), 422, 'idempotency_key_reused');
+      assert.equal(await orgCount(h, a.accountId), 1);
+    });
+
+    test('keys are scoped to the account', async () => {
+      const a = await createTestAccount(h);
+      const b = await createTestAccount(h);
+      const headers = { 'idempotency-key': 'shared-name' };
+      const fa = await call(h, 'POST', URL, { key: a.key, body: { name: 'Same' }, headers });
+      const fb = await call(h, 'POST', URL, { key: b.key, body: { name: 'Same' }, headers });
+      assert.equal(fa.statusCode, 201);
+      assert.equal(fb.statusCode, 201);
+      assert.equal(fb.headers['idempotent-replayed'], undefined);
+      assert.notEqual(fa.json().id, fb.json().id);
+    });
+
+    test('validation failures are not stored: a corrected retry with the same key succeeds', async () => {
+      const a = await createTestAccount(h);
+      const headers = { 'idempotency-key': 'fix-and-retry' };
+      assertError(await call(h, 'POST', URL, { key: a.key, body: { name: 42 }, headers }), 422, 'validation_error');
+      const fixed = await call(h, 'POST', URL, { key: a.key, body: { name: 'Fixed' }, headers });
+      assert.equal(fixed.statusCode, 201);
+      assert.equal(fixed.headers['idempotent-replayed'], undefined);
+    });
+
+    test('records expire after the retention window and are purged', async () => {
+      const a = await createTestAccount(h);
+      const headers = { 'idempotency-key': 'expiring' };
+      assert.equal((await call(h, 'POST', URL, { key: a.key, body: { name: 'Old' }, headers })).statusCode, 201);
+      clock.advance(23 * 3_600_000);
+      assert.equal((await call(h, 'POST', URL, { key: a.key, body: { name: 'Old' }, headers })).headers['idempotent-replayed'], 'true');
+      clock.advance(2 * 3_600_000);
+      const fresh = await call(h, 'POST', URL, { key: a.key, body: { name: 'New' }, headers });
+      assert.equal(fresh.statusCode, 201, 'an expired key is free again, even with another body');
+      assert.equal(await orgCount(h, a.accountId), 2);
+      clock.advance(25 * 3_600_000);
+      assert.ok((await purgeExpiredKeys(h.db, clock.now())) >= 1);
+      const left = await h.db.selectFrom('idempotency_keys').select('id').where('account_id', '=', a.accountId).execute();
+      assert.equal(left.length, 0);
+    });
+
+    test('an over-long key is 422 naming the header', async () => {
+      const a = await createTestAccount(h);
+      const body = assertError(await call(h, 'POST', URL, { key: a.key, body: { name: 'X' }, headers: { 'idempotency-key': 'k'.repeat(256) } }), 422, 'validation_error');
+      assert.ok(body.fields['Idempotency-Key']);
+    });
+
+    test('20 concurrent requests with one key create exactly one record', async () => {
+      const a = await createTestAccount(h);
+      const headers = { 'idempotency-key': 'burst' };
+      const results = await Promise.all(Array.from({ length: 20 }, () => call(h, 'POST', URL, { key: a.key, body: { name: 'Burst' }, headers })));
+      const statuses = results.map((r) => r.statusCode);
+      assert.ok(statuses.every((s) => s === 201 || s === 409), statuses.join(','));
+      assert.ok(statuses.includes(201));
+      for (const r of results.filter((r) => r.statusCode === 409)) assert.equal(r.json().error, 'idempotency_key_in_use');
+      const created = results.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);
+      assert.equal(created.length, 1, 'one request did the work');
+      assert.equal(await orgCount(h, a.accountId), 1);
+    });
+  });
+}
