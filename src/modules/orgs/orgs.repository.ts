@@ -38,3 +38,62 @@ export function externalIdsOf(db: Executor, accountId: number, orgIds: number[])
     .orderBy('id', 'asc')
     .execute();
 }
+
+export function findMapping(db: Executor, accountId: number, sourceApp: string, externalOrgId: string) {
+  return db
+    .selectFrom('org_external_ids')
+    .select(['org_id'])
+    .where('account_id', '=', accountId)
+    .where('source_app', '=', sourceApp)
+    .where('external_org_id', '=', externalOrgId)
+    .executeTakeFirst();
+}
+
+/**
+ * Links the pair unless it is linked already. ON CONFLICT DO NOTHING (not a caught error) so a
+ * concurrent loser keeps its transaction usable on PostgreSQL; false means someone else holds the pair.
+ */
+export async function insertMappingIfAbsent(
+  db: Executor,
+  row: { account_id: number; org_id: number; source_app: string; external_org_id: string; created_at: number },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('org_external_ids')
+    .values(row)
+    .onConflict((oc) => oc.columns(['account_id', 'source_app', 'external_org_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function orgIdsByContactEmail(db: Executor, accountId: number, emailLc: string): Promise<number[]> {
+  const rows = await db.selectFrom('contacts').select('org_id').distinct().where('account_id', '=', accountId).where('email_lc', '=', emailLc).execute();
+  return rows.map((r) => Number(r.org_id));
+}
+
+export async function orgIdsByName(db: Executor, accountId: number, nameLc: string): Promise<number[]> {
+  const rows = await db.selectFrom('orgs').select('id').where('account_id', '=', accountId).where('name_lc', '=', nameLc).execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** Of the given orgs, those with a contact of this (lower-cased) name. */
+export async function orgIdsWithContactName(db: Executor, accountId: number, orgIds: number[], nameLc: string): Promise<number[]> {
+  if (orgIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('contacts')
+    .select('org_id')
+    .distinct()
+    .where('account_id', '=', accountId)
+    .where('org_id', 'in', orgIds)
+    .where('name_lc', '=', nameLc)
+    .execute();
+  return rows.map((r) => Number(r.org_id));
+}
+
+export function insertOrg(db: Executor, row: { account_id: number; name: string; name_lc: string; domain: string | null; created_at: number; updated_at: number }) {
+  return db.insertInto('orgs').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function touchOrg(db: Executor, accountId: number, id: number, now: number): Promise<void> {
+  await db.updateTable('orgs').set({ updated_at: now }).where('account_id', '=', accountId).where('id', '=', id).execute();
+}

@@ -28,3 +28,58 @@ export const OrgListQuery = Type.Object({
 });
 
 export const OrgList = ListOf(Type.Ref('Org'), 'OrgList');
+
+const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, description });
+const IdempotencyKey = Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Alternative to the Idempotency-Key header.' }));
+
+export const OrgIdParams = Type.Object({ org_id: Id('Org id.') });
+export const OrgPathParams = Type.Object({ id: Id('Org id.') });
+
+export const ResolveBody = Type.Object(
+  {
+    source_app: Text(100, 'Stable id of the integrating app.'),
+    external_org_id: Text(200, "The integrator's own tenant id."),
+    org_name: Type.Optional(Text(200, 'Lookup hint: the org name, matched case-insensitively and exactly.')),
+    contact_email: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'Lookup hint: an e-mail of a contact of the org.' })),
+    contact_name: Type.Optional(Text(200, 'Narrows several candidate orgs to those with a contact of this name (case-insensitive).')),
+    idempotency_key: IdempotencyKey,
+  },
+  { additionalProperties: false },
+);
+export type ResolveInput = Static<typeof ResolveBody>;
+
+export const ResolveResult = Type.Object(
+  {
+    status: Type.Enum(['mapped', 'linked'], { description: '`mapped`: the pair was already linked; `linked`: this call linked it.' }),
+    org: Type.Ref('Org'),
+  },
+  { title: 'ResolveResult' },
+);
+
+export const ExternalIdBody = Type.Object(
+  {
+    source_app: Text(100, 'Stable id of the integrating app.'),
+    external_org_id: Text(200, "The integrator's own tenant id."),
+    idempotency_key: IdempotencyKey,
+  },
+  { additionalProperties: false },
+);
+
+export const CreateOrgBody = Type.Object(
+  {
+    name: Text(200, 'Organization name.'),
+    domain: Type.Optional(Nullable(Type.String({ format: 'hostname', minLength: 1, maxLength: 253, description: 'Web domain, e.g. `acme.io`.' }))),
+    external_ids: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { source_app: Text(100), external_org_id: Text(200) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 50, uniqueItems: true, description: 'Pairs to link at once; each must not be linked to another org.' },
+      ),
+    ),
+    idempotency_key: IdempotencyKey,
+  },
+  { additionalProperties: false },
+);
+export type CreateOrgInput = Static<typeof CreateOrgBody>;

@@ -1,9 +1,10 @@
-import type { Executor } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
 import { iso } from '../../lib/clock.ts';
-import { notFound } from '../../lib/errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './orgs.repository.ts';
-import type { OrgView } from './orgs.schemas.ts';
+import { resolveOrgInTrx } from './orgs.resolve.ts';
+import type { CreateOrgInput, OrgView, ResolveInput } from './orgs.schemas.ts';
 
 export async function toOrgViews(db: Executor, accountId: number, rows: repo.OrgRow[]): Promise<OrgView[]> {
   const links = await repo.externalIdsOf(db, accountId, rows.map((r) => r.id));
@@ -28,4 +29,55 @@ export async function getOrg(db: Executor, accountId: number, id: number): Promi
   const row = await repo.findOrg(db, accountId, id);
   if (!row) throw notFound('org_not_found', id);
   return (await toOrgViews(db, accountId, [row]))[0];
+}
+
+export async function resolveOrg(db: Db, accountId: number, input: ResolveInput, now: number): Promise<{ status: 'mapped' | 'linked'; org: OrgView }> {
+  return db.transaction().execute(async (trx) => {
+    const { status, org } = await resolveOrgInTrx(trx, accountId, input, input, now);
+    return { status, org: (await toOrgViews(trx, accountId, [org]))[0] };
+  });
+}
+
+function conflict(sourceApp: string, externalOrgId: string): AppError {
+  return new AppError('external_id_conflict', `(${sourceApp}, ${externalOrgId}) is already linked to another organization.`);
+}
+
+/** Links a pair to an org by hand; the same link again is a no-op, a link to another org a conflict. */
+export async function linkExternalId(
+  db: Db,
+  accountId: number,
+  orgId: number,
+  pair: { source_app: string; external_org_id: string },
+  now: number,
+): Promise<OrgView> {
+  return db.transaction().execute(async (trx) => {
+    const org = await repo.findOrg(trx, accountId, orgId);
+    if (!org) throw notFound('org_not_found', orgId);
+    const row = { account_id: accountId, org_id: orgId, source_app: pair.source_app, external_org_id: pair.external_org_id, created_at: now };
+    if (await repo.insertMappingIfAbsent(trx, row)) {
+      await repo.touchOrg(trx, accountId, orgId, now);
+    } else {
+      const existing = await repo.findMapping(trx, accountId, pair.source_app, pair.external_org_id);
+      if (Number(existing?.org_id) !== orgId) throw conflict(pair.source_app, pair.external_org_id);
+    }
+    return getOrg(trx, accountId, orgId);
+  });
+}
+
+export async function createOrg(db: Db, accountId: number, input: CreateOrgInput, now: number): Promise<OrgView> {
+  return db.transaction().execute(async (trx) => {
+    const org = await repo.insertOrg(trx, {
+      account_id: accountId,
+      name: input.name,
+      name_lc: input.name.toLowerCase(),
+      domain: input.domain ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    for (const pair of input.external_ids ?? []) {
+      const row = { account_id: accountId, org_id: org.id, source_app: pair.source_app, external_org_id: pair.external_org_id, created_at: now };
+      if (!(await repo.insertMappingIfAbsent(trx, row))) throw conflict(pair.source_app, pair.external_org_id);
+    }
+    return (await toOrgViews(trx, accountId, [org]))[0];
+  });
 }

@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import type { Harness } from './harness.ts';
+
+/** Fixture rows for the orgs and support suites, inserted directly (no API) with given timestamps. */
+export async function insertOrg(h: Harness, accountId: number, name: string, at = Date.UTC(2026, 0, 1), domain: string | null = null): Promise<number> {
+  const r = await h.db
+    .insertInto('orgs')
+    .values({ account_id: accountId, name, name_lc: name.toLowerCase(), domain, created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+export async function insertContact(
+  h: Harness,
+  accountId: number,
+  orgId: number,
+  fields: { email?: string | null; name?: string | null },
+  at = Date.UTC(2026, 0, 1),
+): Promise<number> {
+  const email = fields.email ?? null;
+  const name = fields.name ?? null;
+  const r = await h.db
+    .insertInto('contacts')
+    .values({
+      account_id: accountId,
+      org_id: orgId,
+      name,
+      name_lc: name?.toLowerCase() ?? null,
+      email,
+      email_lc: email?.toLowerCase() ?? null,
+      phone: null,
+      title: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+export async function linkPair(h: Harness, accountId: number, orgId: number, sourceApp: string, externalOrgId: string): Promise<void> {
+  await h.db
+    .insertInto('org_external_ids')
+    .values({ account_id: accountId, org_id: orgId, source_app: sourceApp, external_org_id: externalOrgId, created_at: Date.UTC(2026, 0, 1) })
+    .execute();
+}
+
+export interface FieldSpec {
+  kind: 'string' | 'email' | 'id' | 'object' | 'enum';
+  required?: boolean;
+  nullable?: boolean;
+}
+
+export interface BadBody {
+  body: Record<string, unknown>;
+  /** The field the 422 must name. */
+  field: string;
+}
+
+function deep(levels: number): unknown {
+  let v: unknown = { leaf: 1 };
+  for (let i = 0; i < levels; i++) v = { nested: v };
+  return v;
+}
+
+const HUGE = 'x'.repeat(100 * 1024);
+const BAD_EMAILS = ['not-an-email', 'a@', '@b.io', 'a b@c.io', 'a@b@c.io', ''];
+
+/**
+ * Bad bodies derived from a valid one: a required field missing, a wrong type, null where not
+ * allowed, an empty or 100 KB string, deep nesting, a malformed e-mail, an unknown field.
+ */
+export function badBodies(valid: Record<string, unknown>, spec: Record<string, FieldSpec>): fc.Arbitrary<BadBody> {
+  const names = Object.keys(spec);
+  const wrongValue = (s: FieldSpec): fc.Arbitrary<unknown> => {
+    const options: fc.Arbitrary<unknown>[] = [fc.constant(deep(60)), fc.array(fc.integer(), { maxLength: 3 }), fc.boolean()];
+    if (!s.nullable) options.push(fc.constant(null));
+    if (s.kind === 'object') options.push(fc.string(), fc.integer());
+    else options.push(fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }));
+    if (s.kind === 'id') options.push(fc.constant(0), fc.constant(-3), fc.constant(1.5), fc.constant('12'), fc.constant(2 ** 60));
+    else if (s.kind !== 'object') options.push(fc.integer(), fc.constant(''), fc.constant(HUGE));
+    if (s.kind === 'email') options.push(fc.constantFrom(...BAD_EMAILS));
+    if (s.kind === 'enum') options.push(fc.constantFrom('bogus', 'OPEN', ' open'));
+    return fc.oneof(...options);
+  };
+  const mutated = fc.constantFrom(...names).chain((field) =>
+    wrongValue(spec[field]).map((value) => ({ body: { ...valid, [field]: value }, field })),
+  );
+  const required = names.filter((n) => spec[n].required);
+  const missing = required.length
+    ? fc.constantFrom(...required).map((field) => {
+        const body = { ...valid };
+        delete body[field];
+        return { body, field };
+      })
+    : mutated;
+  const extra = fc
+    .constantFrom('unexpected', 'org', 'account_id', '__proto__x')
+    .chain((field) => fc.jsonValue().map((value) => ({ body: { ...valid, [field]: value }, field })));
+  return fc.oneof(mutated, missing, extra);
+}
