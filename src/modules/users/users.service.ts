@@ -1,0 +1,70 @@
+import type { Db, Executor } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { iso } from '../../lib/clock.ts';
+import { hashPassword } from '../../lib/crypto.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
+import * as repo from './users.repository.ts';
+import type { CreateUserInput, UserView } from './users.schemas.ts';
+
+export function toUserView(r: repo.PublicUserRow): UserView {
+  return {
+    id: Number(r.id),
+    email: r.email,
+    display_name: r.display_name,
+    role: r.role,
+    is_active: Boolean(r.is_active),
+    support_enabled: Boolean(r.support_enabled),
+    created_at: iso(r.created_at),
+  };
+}
+
+export async function listUsers(
+  db: Executor,
+  accountId: number,
+  filter: repo.UserFilter,
+  order: repo.UserOrder,
+  page: PageRequest,
+): Promise<ListResult<UserView>> {
+  const total = await repo.countUsers(db, accountId, filter);
+  const offset = offsetOf(page);
+  const rows = offset < total ? await repo.listUsers(db, accountId, filter, order, page.per_page, offset) : [];
+  return { data: rows.map(toUserView), pagination: paginate(page, total) };
+}
+
+export async function getUser(db: Executor, accountId: number, id: number): Promise<UserView> {
+  const row = await repo.findUser(db, accountId, id);
+  if (!row) throw notFound('user_not_found', id);
+  return toUserView(row);
+}
+
+function emailTaken(): AppError {
+  return new AppError('conflict', 'A team user with this email already exists in the account.');
+}
+
+export async function createUser(deps: { db: Db; clock: Clock }, accountId: number, input: CreateUserInput): Promise<UserView> {
+  const emailLc = input.email.toLowerCase();
+  // Checked before hashing so a duplicate costs no scrypt work; the unique key settles races.
+  if (await repo.findUserByEmail(deps.db, accountId, emailLc)) throw emailTaken();
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  const now = deps.clock.now();
+  try {
+    const row = await repo.insertUserReturning(deps.db, {
+      account_id: accountId,
+      email: input.email,
+      email_lc: emailLc,
+      display_name: input.display_name,
+      role: input.role ?? 'member',
+      is_active: input.is_active ?? true,
+      support_enabled: input.support_enabled ?? false,
+      password_hash: passwordHash,
+      created_at: now,
+      updated_at: now,
+    });
+    return toUserView(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+}
