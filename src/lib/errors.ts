@@ -11,6 +11,7 @@ export const ERROR_CATALOGUE = {
   contact_not_found: { status: 404, description: 'No such contact in this account.' },
   audience_not_found: { status: 404, description: 'No such marketing audience in this account.' },
   deal_not_found: { status: 404, description: 'No such deal in this account.' },
+  deal_activity_not_found: { status: 404, description: 'No such activity on this deal.' },
   ticket_not_found: { status: 404, description: 'No such support ticket in this account.' },
   webhook_endpoint_not_found: { status: 404, description: 'No such webhook endpoint in this account.' },
   webhook_delivery_not_found: { status: 404, description: 'No such webhook delivery in this account.' },

@@ -1,0 +1,28 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { DealActivitiesTable } from '../../db/schema.ts';
+
+export type ActivityRow = Selectable<DealActivitiesTable>;
+
+function ofDeal(db: Executor, accountId: number, dealId: number) {
+  return db.selectFrom('deal_activities').where('account_id', '=', accountId).where('deal_id', '=', dealId);
+}
+
+export async function countActivities(db: Executor, accountId: number, dealId: number): Promise<number> {
+  const r = await ofDeal(db, accountId, dealId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function listActivities(
+  db: Executor, accountId: number, dealId: number, sort: 'created_at' | 'id', direction: 'asc' | 'desc', limit: number, offset: number,
+): Promise<ActivityRow[]> {
+  return ofDeal(db, accountId, dealId).selectAll().orderBy(sort, direction).orderBy('id', direction).limit(limit).offset(offset).execute();
+}
+
+export function findActivity(db: Executor, accountId: number, dealId: number, id: number): Promise<ActivityRow | undefined> {
+  return ofDeal(db, accountId, dealId).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function insertActivity(db: Executor, values: Insertable<DealActivitiesTable>): Promise<ActivityRow> {
+  return db.insertInto('deal_activities').values(values).returningAll().executeTakeFirstOrThrow();
+}

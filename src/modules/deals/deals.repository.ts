@@ -1,0 +1,134 @@
+import { sql, SqliteAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { DealsTable, DealStatus } from '../../db/schema.ts';
+import { containsText } from '../../lib/sql.ts';
+
+export type DealRow = Selectable<DealsTable>;
+export type DealSort = 'created_at' | 'updated_at' | 'id' | 'title' | 'status';
+export type Direction = 'asc' | 'desc';
+
+export interface DealFilter {
+  status?: DealStatus;
+  orgId?: number;
+  ownerUserId?: number;
+  q?: string;
+  createdFrom?: number | null;
+  createdTo?: number | null;
+  updatedFrom?: number | null;
+  updatedTo?: number | null;
+}
+
+export interface DealSearch {
+  paymentCustomerId?: string;
+  contactEmailLc?: string;
+  orgId?: number;
+}
+
+function isSqlite(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+/** Text sorts compare code points on both engines: PostgreSQL's locale collation would order differently from SQLite. */
+function sortExpression(db: Executor, sort: DealSort) {
+  if (sort === 'title') return isSqlite(db) ? sql`deals.title_lc` : sql`deals.title_lc collate "C"`;
+  if (sort === 'status') return isSqlite(db) ? sql`deals.status` : sql`deals.status collate "C"`;
+  return sql.ref(`deals.${sort}`);
+}
+
+function filtered(db: Executor, accountId: number, f: DealFilter) {
+  let query = db.selectFrom('deals').where('deals.account_id', '=', accountId);
+  if (f.status) query = query.where('deals.status', '=', f.status);
+  if (f.orgId !== undefined) query = query.where('deals.org_id', '=', f.orgId);
+  if (f.ownerUserId !== undefined) query = query.where('deals.owner_user_id', '=', f.ownerUserId);
+  if (f.q) query = query.where(containsText('deals.title_lc', f.q));
+  if (f.createdFrom != null) query = query.where('deals.created_at', '>=', f.createdFrom);
+  if (f.createdTo != null) query = query.where('deals.created_at', '<=', f.createdTo);
+  if (f.updatedFrom != null) query = query.where('deals.updated_at', '>=', f.updatedFrom);
+  if (f.updatedTo != null) query = query.where('deals.updated_at', '<=', f.updatedTo);
+  return query;
+}
+
+export async function countDeals(db: Executor, accountId: number, f: DealFilter): Promise<number> {
+  const r = await filtered(db, accountId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function listDeals(
+  db: Executor, accountId: number, f: DealFilter, sort: DealSort, direction: Direction, limit: number, offset: number,
+): Promise<DealRow[]> {
+  return filtered(db, accountId, f)
+    .selectAll('deals')
+    .orderBy(sortExpression(db, sort), direction)
+    .orderBy('deals.id', direction)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+function searched(db: Executor, accountId: number, s: DealSearch) {
+  let query = db.selectFrom('deals').where('deals.account_id', '=', accountId);
+  if (s.paymentCustomerId !== undefined) query = query.where('deals.payment_customer_id', '=', s.paymentCustomerId);
+  if (s.orgId !== undefined) query = query.where('deals.org_id', '=', s.orgId);
+  if (s.contactEmailLc !== undefined) {
+    const email = s.contactEmailLc;
+    query = query.where((eb) =>
+      eb.exists(
+        eb.selectFrom('contacts')
+          .select('contacts.id')
+          .whereRef('contacts.id', '=', 'deals.contact_id')
+          .where('contacts.account_id', '=', accountId)
+          .where('contacts.email_lc', '=', email),
+      ),
+    );
+  }
+  return query;
+}
+
+export async function countSearch(db: Executor, accountId: number, s: DealSearch): Promise<number> {
+  const r = await searched(db, accountId, s).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function searchDeals(db: Executor, accountId: number, s: DealSearch, limit: number, offset: number): Promise<DealRow[]> {
+  return searched(db, accountId, s).selectAll('deals').orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').limit(limit).offset(offset).execute();
+}
+
+/** `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */
+export function findDeal(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
+  let query = db.selectFrom('deals').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  if (options.forUpdate && !isSqlite(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function insertDeal(db: Executor, values: Insertable<DealsTable>): Promise<DealRow> {
+  return db.insertInto('deals').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateDeal(db: Executor, accountId: number, id: number, values: Updateable<DealsTable>): Promise<DealRow> {
+  return db.updateTable('deals').set(values).where('account_id', '=', accountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertStatusHistory(
+  db: Executor,
+  row: { account_id: number; deal_id: number; from_status: DealStatus | null; to_status: DealStatus; changed_by_user_id: number | null; changed_at: number },
+): Promise<void> {
+  await db.insertInto('deal_status_history').values(row).execute();
+}
+
+export async function touchLastActivity(db: Executor, accountId: number, id: number, at: number): Promise<void> {
+  await db.updateTable('deals').set({ last_activity_at: at }).where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+// Existence checks for ids given in filters and bodies: always within the account.
+export async function orgExists(db: Executor, accountId: number, id: number): Promise<boolean> {
+  return !!(await db.selectFrom('orgs').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst());
+}
+
+export async function userExists(db: Executor, accountId: number, id: number): Promise<boolean> {
+  return !!(await db.selectFrom('users').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst());
+}
+
+export async function contactOrg(db: Executor, accountId: number, id: number): Promise<number | undefined> {
+  const r = await db.selectFrom('contacts').select('org_id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return r ? Number(r.org_id) : undefined;
+}

@@ -1,0 +1,87 @@
+import type { Executor } from '../../db/database.ts';
+import { iso } from '../../lib/clock.ts';
+import { dateRange } from '../../lib/dates.ts';
+import { notFound, validationError } from '../../lib/errors.ts';
+import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import * as repo from './deals.repository.ts';
+import type { DealListQueryT, DealSearchQueryT, DealView } from './deals.schemas.ts';
+import { renderMoney } from './deals.values.ts';
+
+const nullableId = (v: number | null) => (v === null ? null : Number(v));
+
+export function toDealView(r: repo.DealRow): DealView {
+  return {
+    id: Number(r.id),
+    org_id: Number(r.org_id),
+    contact_id: nullableId(r.contact_id),
+    owner_user_id: nullableId(r.owner_user_id),
+    title: r.title,
+    status: r.status,
+    value: renderMoney(r.value_cents),
+    currency: r.currency,
+    payment_customer_id: r.payment_customer_id,
+    next_followup_at: iso(r.next_followup_at),
+    lost_reason: r.lost_reason_code !== null ? { code: r.lost_reason_code, label: r.lost_reason_label ?? '' } : null,
+    closed_at: iso(r.closed_at),
+    closed_by_user_id: nullableId(r.closed_by_user_id),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+  };
+}
+
+/** Ids of other records given as filters must exist in the account (404 otherwise, as anywhere). */
+export async function requireRefs(db: Executor, accountId: number, refs: { orgId?: number | null; ownerUserId?: number | null }): Promise<void> {
+  if (refs.orgId != null && !(await repo.orgExists(db, accountId, refs.orgId))) throw notFound('org_not_found', refs.orgId);
+  if (refs.ownerUserId != null && !(await repo.userExists(db, accountId, refs.ownerUserId))) throw notFound('user_not_found', refs.ownerUserId);
+}
+
+export async function listDeals(db: Executor, accountId: number, query: DealListQueryT, page: PageRequest): Promise<ListResult<DealView>> {
+  const created = dateRange(query, 'created_from', 'created_to');
+  const updated = dateRange(query, 'updated_from', 'updated_to');
+  await requireRefs(db, accountId, { orgId: query.org_id, ownerUserId: query.owner_user_id });
+  const filter: repo.DealFilter = {
+    status: query.status,
+    orgId: query.org_id,
+    ownerUserId: query.owner_user_id,
+    q: query.q,
+    createdFrom: created.from,
+    createdTo: created.to,
+    updatedFrom: updated.from,
+    updatedTo: updated.to,
+  };
+  const total = await repo.countDeals(db, accountId, filter);
+  const offset = offsetOf(page);
+  const rows = offset < total
+    ? await repo.listDeals(db, accountId, filter, query.sort ?? 'created_at', query.direction ?? 'desc', page.per_page, offset)
+    : [];
+  return { data: rows.map(toDealView), pagination: paginate(page, total) };
+}
+
+export async function searchDeals(db: Executor, accountId: number, query: DealSearchQueryT, page: PageRequest): Promise<ListResult<DealView>> {
+  if (query.payment_customer_id === undefined && query.contact_email === undefined && query.org_id === undefined) {
+    throw validationError(
+      { payment_customer_id: 'required', contact_email: 'required', org_id: 'required' },
+      'Give at least one of payment_customer_id, contact_email, org_id.',
+    );
+  }
+  await requireRefs(db, accountId, { orgId: query.org_id });
+  const search: repo.DealSearch = {
+    paymentCustomerId: query.payment_customer_id,
+    contactEmailLc: query.contact_email?.trim().toLowerCase(),
+    orgId: query.org_id,
+  };
+  const total = await repo.countSearch(db, accountId, search);
+  const offset = offsetOf(page);
+  const rows = offset < total ? await repo.searchDeals(db, accountId, search, page.per_page, offset) : [];
+  return { data: rows.map(toDealView), pagination: paginate(page, total) };
+}
+
+export async function getDealRow(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<repo.DealRow> {
+  const row = await repo.findDeal(db, accountId, id, options);
+  if (!row) throw notFound('deal_not_found', id);
+  return row;
+}
+
+export async function getDeal(db: Executor, accountId: number, id: number): Promise<DealView> {
+  return toDealView(await getDealRow(db, accountId, id));
+}

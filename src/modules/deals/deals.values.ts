@@ -1,0 +1,50 @@
+import { parseDateBound } from '../../lib/dates.ts';
+
+const DECIMAL = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
+
+/**
+ * A money amount (decimal string or JSON number, at most two decimals, >= 0, below 10^13) →
+ * integer cents; a string reason when it is not acceptable. Numbers go through their shortest
+ * decimal text, so 0.1 + 0.2 (0.30000000000000004) is refused rather than silently rounded.
+ */
+export function parseMoney(input: string | number): number | string {
+  if (typeof input === 'number' && !Number.isFinite(input)) return 'invalid_format';
+  const text = typeof input === 'number' ? String(input) : input;
+  if (/^-/.test(text.trim())) return 'too_small';
+  const m = DECIMAL.exec(text);
+  if (!m) return /^\d{14,}(\.\d+)?$/.test(text) || /e\+/i.test(text) ? 'too_large' : 'invalid_format';
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+export function renderMoney(cents: number | null): string | null {
+  if (cents === null || cents === undefined) return null;
+  const c = Number(cents);
+  return `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+}
+
+/** A single point in time: a date-time (UTC when no offset) or a bare date (its first millisecond). */
+export function parseInstant(text: string): number | null {
+  return parseDateBound(text, 'start');
+}
+
+const MAX_METADATA_BYTES = 16 * 1024;
+const MAX_METADATA_DEPTH = 8;
+
+/** Whether nesting goes deeper than `limit`; iterative and stops early, so a hostile body cannot blow the stack. */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(v as Record<string, unknown>)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Metadata is stored as text and echoed in reads: bounded so payloads stay small. */
+export function metadataProblem(value: object): string | null {
+  if (deeperThan(value, MAX_METADATA_DEPTH)) return 'too_deep';
+  if (Buffer.byteLength(JSON.stringify(value), 'utf8') > MAX_METADATA_BYTES) return 'too_large';
+  return null;
+}

@@ -1,0 +1,156 @@
+import type { Updateable } from 'kysely';
+import type { DealsTable, DealStatus } from '../../db/schema.ts';
+import type { ModuleDeps } from '../../http/deps.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { emitDealCreated, emitStatusEvent } from './deals.events.ts';
+import * as repo from './deals.repository.ts';
+import { OPEN_STATUSES, type CreateDealInput, type DealView, type PatchDealInput } from './deals.schemas.ts';
+import { getDealRow, requireRefs, toDealView } from './deals.service.ts';
+import { parseInstant, parseMoney } from './deals.values.ts';
+
+type Deps = Pick<ModuleDeps, 'db' | 'clock' | 'notifyEvents'>;
+
+/** Who makes the change: API keys act as nobody (userId null); the console passes its user. */
+export interface Actor {
+  accountId: number;
+  userId: number | null;
+}
+
+export const isOpen = (s: DealStatus) => (OPEN_STATUSES as readonly string[]).includes(s);
+
+/**
+ * The deal state machine. Open statuses move freely among themselves and to won or lost; a
+ * closed deal may be reopened to an open status; won ↔ lost directly is refused, so a closed
+ * deal is always reopened first and each close is its own recorded, evented decision.
+ */
+export function canMove(from: DealStatus, to: DealStatus): boolean {
+  return isOpen(from) || isOpen(to);
+}
+
+interface FieldValues {
+  valueCents?: number | null;
+  currency?: string | null;
+  nextFollowupAt?: number | null;
+}
+
+/** Body semantics the schema cannot express; all reasons at once, named by field. */
+function checkFields(input: { title?: string; value?: string | number | null; currency?: string | null; next_followup_at?: string | null }): FieldValues {
+  const fields: Record<string, string> = {};
+  const out: FieldValues = {};
+  if (input.title !== undefined && input.title.trim() === '') fields.title = 'too_short';
+  if (input.value !== undefined) {
+    const cents = input.value === null ? null : parseMoney(input.value);
+    if (typeof cents === 'string') fields.value = cents;
+    else out.valueCents = cents;
+  }
+  if (input.currency !== undefined) out.currency = input.currency === null ? null : input.currency.toUpperCase();
+  if (input.next_followup_at !== undefined) {
+    const at = input.next_followup_at === null ? null : parseInstant(input.next_followup_at);
+    if (at === null && input.next_followup_at !== null) fields.next_followup_at = 'invalid_date';
+    else out.nextFollowupAt = at;
+  }
+  if (Object.keys(fields).length) throw validationError(fields);
+  return out;
+}
+
+function lostReasonNotAllowed(): AppError {
+  return validationError({ lost_reason: 'not_allowed' }, 'lost_reason is allowed only when the deal is (or becomes) lost.');
+}
+
+export async function createDeal(deps: Deps, actor: Actor, input: CreateDealInput): Promise<DealView> {
+  const status = input.status ?? 'new';
+  const v = checkFields(input);
+  if (input.lost_reason && status !== 'lost') throw lostReasonNotAllowed();
+  await requireRefs(deps.db, actor.accountId, { orgId: input.org_id, ownerUserId: input.owner_user_id });
+  if (input.contact_id != null) {
+    const contactOrg = await repo.contactOrg(deps.db, actor.accountId, input.contact_id);
+    if (contactOrg === undefined) throw notFound('contact_not_found', input.contact_id);
+    if (contactOrg !== input.org_id) throw validationError({ contact_id: 'not_in_org' }, 'The contact belongs to another org than org_id.');
+  }
+  const now = deps.clock.now();
+  const closed = !isOpen(status);
+  const deal = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.insertDeal(trx, {
+      account_id: actor.accountId,
+      org_id: input.org_id,
+      contact_id: input.contact_id ?? null,
+      owner_user_id: input.owner_user_id ?? null,
+      title: input.title,
+      title_lc: input.title.toLowerCase(),
+      status,
+      value_cents: v.valueCents ?? null,
+      currency: v.currency ?? null,
+      payment_customer_id: input.payment_customer_id ?? null,
+      next_followup_at: v.nextFollowupAt ?? null,
+      lost_reason_code: input.lost_reason?.code ?? null,
+      lost_reason_label: input.lost_reason?.label ?? null,
+      closed_at: closed ? now : null,
+      closed_by_user_id: closed ? actor.userId : null,
+      last_activity_at: now,
+      created_at: now,
+      updated_at: now,
+    });
+    await repo.insertStatusHistory(trx, {
+      account_id: actor.accountId, deal_id: row.id, from_status: null, to_status: status, changed_by_user_id: actor.userId, changed_at: now,
+    });
+    const view = toDealView(row);
+    // Created already closed: the deal was both created and marked won/lost, so both events fire, creation first.
+    await emitDealCreated(trx, { accountId: actor.accountId, now }, view);
+    await emitStatusEvent(trx, { accountId: actor.accountId, now }, view);
+    return view;
+  });
+  deps.notifyEvents();
+  return deal;
+}
+
+export async function patchDeal(deps: Deps, actor: Actor, id: number, input: PatchDealInput): Promise<DealView> {
+  const v = checkFields(input);
+  const now = deps.clock.now();
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const current = await getDealRow(trx, actor.accountId, id, { forUpdate: true });
+    const to = input.status ?? current.status;
+    const moving = to !== current.status;
+    if (moving && !canMove(current.status, to)) {
+      throw new AppError('invalid_transition', `A ${current.status} deal cannot move to ${to}; reopen it to an open status first.`, {
+        fields: { status: 'invalid_transition' },
+        extra: { current_status: current.status },
+      });
+    }
+    if (input.lost_reason && to !== 'lost') throw lostReasonNotAllowed();
+    if (input.owner_user_id != null) await requireRefs(trx, actor.accountId, { ownerUserId: input.owner_user_id });
+
+    const set: Updateable<DealsTable> = {};
+    if (input.title !== undefined && input.title !== current.title) Object.assign(set, { title: input.title, title_lc: input.title.toLowerCase() });
+    if (input.owner_user_id !== undefined && input.owner_user_id !== current.owner_user_id) set.owner_user_id = input.owner_user_id;
+    if (v.valueCents !== undefined && v.valueCents !== current.value_cents) set.value_cents = v.valueCents;
+    if (v.currency !== undefined && v.currency !== current.currency) set.currency = v.currency;
+    if (v.nextFollowupAt !== undefined && v.nextFollowupAt !== current.next_followup_at) set.next_followup_at = v.nextFollowupAt;
+    if (moving) {
+      set.status = to;
+      if (isOpen(to)) {
+        // Reopening (or moving among open statuses) leaves nothing of a previous close behind.
+        Object.assign(set, { closed_at: null, closed_by_user_id: null, lost_reason_code: null, lost_reason_label: null });
+      } else {
+        Object.assign(set, { closed_at: now, closed_by_user_id: actor.userId });
+        Object.assign(set, { lost_reason_code: input.lost_reason?.code ?? null, lost_reason_label: input.lost_reason?.label ?? null });
+      }
+    } else if (input.lost_reason !== undefined && to === 'lost') {
+      const code = input.lost_reason?.code ?? null;
+      const label = input.lost_reason?.label ?? null;
+      if (code !== current.lost_reason_code || label !== current.lost_reason_label) Object.assign(set, { lost_reason_code: code, lost_reason_label: label });
+    }
+    if (Object.keys(set).length === 0) return { view: toDealView(current), emitted: false };
+
+    set.updated_at = now;
+    const row = await repo.updateDeal(trx, actor.accountId, id, set);
+    const view = toDealView(row);
+    if (!moving) return { view, emitted: false };
+    await repo.insertStatusHistory(trx, {
+      account_id: actor.accountId, deal_id: id, from_status: current.status, to_status: to, changed_by_user_id: actor.userId, changed_at: now,
+    });
+    await emitStatusEvent(trx, { accountId: actor.accountId, now }, view);
+    return { view, emitted: !isOpen(to) };
+  });
+  if (result.emitted) deps.notifyEvents();
+  return result.view;
+}
