@@ -47,7 +47,7 @@ export async function linkPair(h: Harness, accountId: number, orgId: number, sou
 }
 
 export interface FieldSpec {
-  kind: 'string' | 'email' | 'id' | 'object' | 'enum';
+  kind: 'string' | 'email' | 'id' | 'object' | 'array' | 'enum';
   required?: boolean;
   nullable?: boolean;
 }
@@ -74,12 +74,13 @@ const BAD_EMAILS = ['not-an-email', 'a@', '@b.io', 'a b@c.io', 'a@b@c.io', ''];
 export function badBodies(valid: Record<string, unknown>, spec: Record<string, FieldSpec>): fc.Arbitrary<BadBody> {
   const names = Object.keys(spec);
   const wrongValue = (s: FieldSpec): fc.Arbitrary<unknown> => {
-    const options: fc.Arbitrary<unknown>[] = [fc.constant(deep(60)), fc.array(fc.integer(), { maxLength: 3 }), fc.boolean()];
+    const options: fc.Arbitrary<unknown>[] = [fc.constant(deep(60)), fc.boolean()];
+    if (s.kind !== 'array') options.push(fc.array(fc.integer(), { maxLength: 3 }));
     if (!s.nullable) options.push(fc.constant(null));
-    if (s.kind === 'object') options.push(fc.string(), fc.integer());
+    if (s.kind === 'object' || s.kind === 'array') options.push(fc.string(), fc.integer());
     else options.push(fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }));
     if (s.kind === 'id') options.push(fc.constant(0), fc.constant(-3), fc.constant(1.5), fc.constant('12'), fc.constant(2 ** 60));
-    else if (s.kind !== 'object') options.push(fc.integer(), fc.constant(''), fc.constant(HUGE));
+    else if (s.kind !== 'object' && s.kind !== 'array') options.push(fc.integer(), fc.constant(''), fc.constant(HUGE));
     if (s.kind === 'email') options.push(fc.constantFrom(...BAD_EMAILS));
     if (s.kind === 'enum') options.push(fc.constantFrom('bogus', 'OPEN', ' open'));
     return fc.oneof(...options);

@@ -68,7 +68,10 @@ export const ExternalIdBody = Type.Object(
 export const CreateOrgBody = Type.Object(
   {
     name: Text(200, 'Organization name.'),
-    domain: Type.Optional(Nullable(Type.String({ format: 'hostname', minLength: 1, maxLength: 253, description: 'Web domain, e.g. `acme.io`.' }))),
+    // One schema with a type list (not anyOf) so a malformed domain is reported as invalid_format.
+    domain: Type.Optional(
+      Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'hostname', minLength: 1, maxLength: 253, description: 'Web domain, e.g. `acme.io`; null for none.' }),
+    ),
     external_ids: Type.Optional(
       Type.Array(
         Type.Object(
