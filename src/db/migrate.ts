@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.ts';
 import * as initial from './migrations/2026-11-21T0000_initial.ts';
 
@@ -12,6 +12,7 @@ export const migrations: Record<string, Migration> = {
 
 /** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */
 export async function migrateToLatest(db: Db, schema?: string): Promise<MigrationResultSet> {
+  schema ??= await searchPathSchema(db);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -20,4 +21,16 @@ export async function migrateToLatest(db: Db, schema?: string): Promise<Migratio
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;
   return result;
+}
+
+/**
+ * PostgreSQL: when the connection's search_path selects a schema other than public (a URL with
+ * `options=-c search_path=…`), the bookkeeping tables live there too. Otherwise Kysely would
+ * find another schema's kysely_migration table and then fail to read it through the search_path.
+ */
+async function searchPathSchema(db: Db): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  const current = rows[0]?.schema;
+  return current && current !== 'public' ? current : undefined;
 }
