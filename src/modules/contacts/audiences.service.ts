@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+import type { Db, Dialect, Executor, Trx } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
+import * as repo from './audiences.repository.ts';
+import { findContact } from './contacts.repository.ts';
+import { MAX_MEMBERSHIPS, type AudienceView } from './contacts.schemas.ts';
+
+interface WriteDeps {
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+}
+
+const toView = (r: repo.AudienceRow): AudienceView => ({ id: Number(r.id), name: r.name });
+
+export async function listAudiences(db: Executor, accountId: number, page: PageRequest): Promise<ListResult<AudienceView>> {
+  const total = await repo.countAudiences(db, accountId);
+  const offset = offsetOf(page);
+  const rows = offset < total ? await repo.listAudiences(db, accountId, page.per_page, offset) : [];
+  return { data: rows.map(toView), pagination: paginate(page, total) };
+}
+
+export async function getAudience(db: Executor, accountId: number, id: number): Promise<AudienceView> {
+  const row = await repo.findAudience(db, accountId, id);
+  if (!row) throw notFound('audience_not_found', id);
+  return toView(row);
+}
+
+function nameTaken(): AppError {
+  return new AppError('conflict', 'A marketing audience with this name already exists in the account.');
+}
+
+export async function createAudience(deps: WriteDeps, accountId: number, name: string): Promise<AudienceView> {
+  if (await repo.findAudienceByName(deps.db, accountId, name)) throw nameTaken();
+  try {
+    return toView(await repo.insertAudience(deps.db, { account_id: accountId, name, created_at: deps.clock.now() }));
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken();
+    throw err;
+  }
+}
+
+export async function contactAudiences(db: Executor, accountId: number, contactId: number, page: PageRequest): Promise<ListResult<AudienceView>> {
+  if (!(await findContact(db, accountId, contactId))) throw notFound('contact_not_found', contactId);
+  return membershipPage(db, accountId, contactId, page);
+}
+
+async function membershipPage(db: Executor, accountId: number, contactId: number, page: PageRequest): Promise<ListResult<AudienceView>> {
+  const total = await repo.countMemberships(db, accountId, contactId);
+  const offset = offsetOf(page);
+  const rows = offset < total ? await repo.membershipsOf(db, accountId, contactId, page.per_page, offset) : [];
+  return { data: rows.map(toView), pagination: paginate(page, total) };
+}
+
+/**
+ * Locks the contact (PostgreSQL) so concurrent membership writes on one contact run one after
+ * the other; SQLite already serializes write transactions.
+ */
+async function lockContact(trx: Trx, dialect: Dialect, accountId: number, contactId: number): Promise<void> {
+  const found =
+    dialect === 'postgres'
+      ? await sql<{ id: number }>`select id from contacts where account_id = ${accountId} and id = ${contactId} for update`.execute(trx).then((r) => r.rows[0])
+      : await findContact(trx, accountId, contactId);
+  if (!found) throw notFound('contact_not_found', contactId);
+}
+
+async function requireAudiences(trx: Trx, accountId: number, ids: number[]): Promise<void> {
+  const existing = await repo.existingAudienceIds(trx, accountId, ids);
+  const missing = ids.filter((id) => !existing.has(id));
+  if (missing.length) throw new AppError('audience_not_found', `No marketing audience with id ${missing.join(', ')} in this account.`);
+}
+
+// Membership answers are the whole set: PUT caps it at MAX_MEMBERSHIPS, so one page holds it.
+const WHOLE_SET: PageRequest = { page: 1, per_page: MAX_MEMBERSHIPS };
+
+export async function replaceAudiences(deps: WriteDeps, accountId: number, contactId: number, audienceIds: number[]): Promise<ListResult<AudienceView>> {
+  const wanted = [...new Set(audienceIds)];
+  return deps.db.transaction().execute(async (trx) => {
+    await lockContact(trx, deps.dialect, accountId, contactId);
+    await requireAudiences(trx, accountId, wanted);
+    const current = await repo.memberAudienceIds(trx, accountId, contactId);
+    const wantedSet = new Set(wanted);
+    await repo.removeMemberships(trx, accountId, contactId, [...current].filter((id) => !wantedSet.has(id)));
+    await repo.addMemberships(trx, accountId, contactId, wanted.filter((id) => !current.has(id)), deps.clock.now());
+    return membershipPage(trx, accountId, contactId, WHOLE_SET);
+  });
+}
+
+/** Removes the contact from the given audiences, or from all when `audienceIds` is undefined. */
+export async function removeAudiences(
+  deps: WriteDeps,
+  accountId: number,
+  contactId: number,
+  audienceIds: number[] | undefined,
+): Promise<ListResult<AudienceView>> {
+  const ids = audienceIds === undefined ? null : [...new Set(audienceIds)];
+  return deps.db.transaction().execute(async (trx) => {
+    await lockContact(trx, deps.dialect, accountId, contactId);
+    if (ids !== null) await requireAudiences(trx, accountId, ids);
+    await repo.removeMemberships(trx, accountId, contactId, ids);
+    return membershipPage(trx, accountId, contactId, WHOLE_SET);
+  });
+}

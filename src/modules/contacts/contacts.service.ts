@@ -1,0 +1,74 @@
+import type { Db, Executor } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { iso } from '../../lib/clock.ts';
+import { notFound } from '../../lib/errors.ts';
+import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import * as repo from './contacts.repository.ts';
+import type { ContactView, CreateContactInput } from './contacts.schemas.ts';
+
+export function toContactView(r: repo.ContactRow): ContactView {
+  return {
+    id: Number(r.id),
+    org_id: Number(r.org_id),
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    title: r.title,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+  };
+}
+
+export interface ContactQuery {
+  org_id?: number;
+  email?: string;
+  q?: string;
+}
+
+export async function listContacts(
+  db: Executor,
+  accountId: number,
+  query: ContactQuery,
+  order: repo.ContactOrder,
+  page: PageRequest,
+): Promise<ListResult<ContactView>> {
+  if (query.org_id !== undefined && !(await repo.orgExists(db, accountId, query.org_id))) throw notFound('org_not_found', query.org_id);
+  const filter: repo.ContactFilter = {
+    orgId: query.org_id,
+    // An empty filter value means "no filter", as an unset one does.
+    emailLc: query.email ? query.email.toLowerCase() : undefined,
+    q: query.q || undefined,
+  };
+  const total = await repo.countContacts(db, accountId, filter);
+  const offset = offsetOf(page);
+  const rows = offset < total ? await repo.listContacts(db, accountId, filter, order, page.per_page, offset) : [];
+  return { data: rows.map(toContactView), pagination: paginate(page, total) };
+}
+
+export async function getContact(db: Executor, accountId: number, id: number): Promise<ContactView> {
+  const row = await repo.findContact(db, accountId, id);
+  if (!row) throw notFound('contact_not_found', id);
+  return toContactView(row);
+}
+
+export async function createContact(deps: { db: Db; clock: Clock }, accountId: number, input: CreateContactInput): Promise<ContactView> {
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.orgExists(trx, accountId, input.org_id))) throw notFound('org_not_found', input.org_id);
+    const name = input.name ?? null;
+    const email = input.email ?? null;
+    const row = await repo.insertContact(trx, {
+      account_id: accountId,
+      org_id: input.org_id,
+      name,
+      name_lc: name === null ? null : name.toLowerCase(),
+      email,
+      email_lc: email === null ? null : email.toLowerCase(),
+      phone: input.phone ?? null,
+      title: input.title ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    return toContactView(row);
+  });
+}
