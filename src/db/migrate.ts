@@ -1,6 +1,7 @@
 import { Migrator, PostgresAdapter, sql, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.ts';
 import * as initial from './migrations/2026-11-21T0000_initial.ts';
+import * as analytics from './migrations/2026-11-21T0160_analytics.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -8,6 +9,7 @@ import * as initial from './migrations/2026-11-21T0000_initial.ts';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-21T0000_initial': initial,
+  '2026-11-21T0160_analytics': analytics,
 };
 
 /** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */

@@ -1,0 +1,91 @@
+import { notFound } from '../../lib/errors.ts';
+import { DAY_MS, change, winRate, type Period } from './analytics.period.ts';
+import { buildReport, byIdNullLast, renderCents, type ReportContext } from './analytics.report.ts';
+import * as repo from './analytics.sales.repository.ts';
+import { accountUsers, userExists } from './analytics.team.repository.ts';
+import { FUNNEL_STAGES } from './analytics.schemas.ts';
+import { nullableId, num } from './analytics.sql.ts';
+
+const OPEN_STATUSES = ['new', 'qualified', 'proposal', 'negotiation'] as const;
+const STALE_MS = 14 * DAY_MS;
+
+function moneyTotals(rows: { currency: string | null; cents: number | null }[]) {
+  const byCurrency = new Map<string | null, number>();
+  for (const r of rows) if (r.cents !== null) byCurrency.set(r.currency, (byCurrency.get(r.currency) ?? 0) + Number(r.cents));
+  return [...byCurrency]
+    .sort(([a], [b]) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1))
+    .map(([currency, cents]) => ({ currency, value: renderCents(cents) }));
+}
+
+async function periodMetrics(ctx: ReportContext, p: Period, f: repo.SalesFilter, names: Map<number, string>) {
+  const { db, accountId } = ctx;
+  const [created, closed, reasons, reach] = await Promise.all([
+    repo.createdPerOwner(db, accountId, p, f),
+    repo.closedPerRep(db, accountId, p, f),
+    repo.lostReasons(db, accountId, p, f),
+    repo.funnelReach(db, accountId, p, f),
+  ]);
+  const reps = new Map<number | null, { created: number; won: number; lost: number }>();
+  const rep = (id: unknown) => {
+    const key = nullableId(id);
+    if (!reps.has(key)) reps.set(key, { created: 0, won: 0, lost: 0 });
+    return reps.get(key)!;
+  };
+  for (const r of created) rep(r.user_id).created += num(r.n);
+  for (const r of closed) {
+    rep(r.user_id).won += num(r.won);
+    rep(r.user_id).lost += num(r.lost);
+  }
+  const totals = { created: 0, won: 0, lost: 0 };
+  for (const v of reps.values()) for (const k of ['created', 'won', 'lost'] as const) totals[k] += v[k];
+  const by_rep = [...reps]
+    .sort(([ia, a], [ib, b]) => b.won - a.won || b.created - a.created || byIdNullLast(ia, ib))
+    .map(([user_id, v]) => ({ user_id, display_name: user_id === null ? null : (names.get(user_id) ?? null), ...v, win_rate: winRate(v.won, v.lost) }));
+  // Deals with no history still entered the funnel at new; `reach` holds the furthest rank of the others.
+  const atLeast = (rank: number) => reach.filter((r) => num(r.stage) >= rank).reduce((s, r) => s + num(r.n), 0);
+  const funnel = Object.fromEntries(FUNNEL_STAGES.map((s, i) => [s, i === 0 ? totals.created : atLeast(i + 1)]));
+  const lost_reasons = reasons
+    .map((r) => ({ code: r.code, label: r.label, count: num(r.n) }))
+    .sort((a, b) => b.count - a.count || (a.code === b.code ? 0 : a.code === null ? 1 : b.code === null ? -1 : a.code < b.code ? -1 : 1));
+  return { ...totals, win_rate: winRate(totals.won, totals.lost), by_rep, funnel, lost_reasons };
+}
+
+async function openPipeline(ctx: ReportContext, f: repo.SalesFilter) {
+  const { db, accountId, now } = ctx;
+  const [groups, overdue, stale] = await Promise.all([
+    repo.openPipeline(db, accountId, f),
+    repo.openDealsBefore(db, accountId, 'next_followup_at', now, f),
+    repo.openDealsBefore(db, accountId, 'last_activity_at', now - STALE_MS, f),
+  ]);
+  const by_status = OPEN_STATUSES.map((status) => {
+    const mine = groups.filter((g) => g.status === status);
+    return { status, count: mine.reduce((s, g) => s + num(g.n), 0), values: moneyTotals(mine) };
+  });
+  return {
+    open_pipeline: {
+      count: by_status.reduce((s, g) => s + g.count, 0),
+      values: moneyTotals(groups),
+      by_status,
+      overdue_followups: overdue,
+      deals_without_activity_14d: stale,
+    },
+  };
+}
+
+export async function salesReport(ctx: ReportContext, f: repo.SalesFilter) {
+  if (f.ownerUserId !== undefined && !(await userExists(ctx.db, ctx.accountId, f.ownerUserId))) throw notFound('user_not_found', f.ownerUserId);
+  const names = new Map((await accountUsers(ctx.db, ctx.accountId)).map((u) => [Number(u.id), u.display_name]));
+  type M = Awaited<ReturnType<typeof periodMetrics>>;
+  return buildReport(
+    ctx,
+    (p) => periodMetrics(ctx, p, f, names),
+    () => openPipeline(ctx, f),
+    (c: M, p: M) => ({
+      created: change(c.created, p.created),
+      won: change(c.won, p.won),
+      lost: change(c.lost, p.lost),
+      funnel: Object.fromEntries(FUNNEL_STAGES.map((s) => [s, change(c.funnel[s], p.funnel[s])])),
+    }),
+    { by: f.by, owner_user_id: f.ownerUserId ?? null },
+  );
+}

@@ -1,0 +1,54 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { Period } from './analytics.period.ts';
+import { OPEN_TICKET, rows, within } from './analytics.sql.ts';
+
+export interface SupportCounts {
+  key: number | null;
+  created: number;
+  closed: number;
+  support_updates: number;
+  currently_open: number;
+}
+
+/**
+ * One pass per fact, each over its own index, grouped by `ticketKey` (tickets) / `logKey`
+ * (support logs): tickets created and closed in the period, logs in the period, open now.
+ */
+function countsBy(accountId: number, p: Period, ticketKey: string, logKey: string, tail: RawBuilder<unknown>) {
+  const t = sql.ref(ticketKey);
+  return sql<SupportCounts>`
+    select k as ${sql.ref('key')}, sum(created) as created, sum(closed) as closed,
+      sum(updates) as support_updates, sum(open_now) as currently_open
+    from (
+      select ${t} as k, count(*) as created, 0 as closed, 0 as updates, 0 as open_now from tickets
+        where account_id = ${accountId} and ${within('created_at', p)} group by ${t}
+      union all
+      select ${t}, 0, count(*), 0, 0 from tickets
+        where account_id = ${accountId} and ${within('closed_at', p)} and status = 'closed' group by ${t}
+      union all
+      select ${sql.ref(logKey)}, 0, 0, count(*), 0 from support_logs
+        where account_id = ${accountId} and ${within('created_at', p)} group by ${sql.ref(logKey)}
+      union all
+      select ${t}, 0, 0, 0, count(*) from tickets
+        where account_id = ${accountId} and ${OPEN_TICKET} group by ${t}
+    ) facts group by k ${tail}`;
+}
+
+/** Per employee (ticket owner, log author); the row with a null key holds unassigned records. */
+export function supportByEmployee(db: Executor, accountId: number, p: Period) {
+  return rows(db, countsBy(accountId, p, 'owner_user_id', 'author_user_id', sql``));
+}
+
+/** Per customer org, the `limit` busiest (tickets created, closed, updates, open; then org id). */
+export function supportByCustomer(db: Executor, accountId: number, p: Period, limit: number) {
+  return rows(db, countsBy(accountId, p, 'org_id', 'org_id',
+    sql`order by sum(created) desc, sum(closed) desc, sum(updates) desc, sum(open_now) desc, k asc limit ${limit}`));
+}
+
+/** Open or pending tickets created before `before` (aged open). */
+export async function openTicketsCreatedBefore(db: Executor, accountId: number, before: number): Promise<number> {
+  const [r] = await rows<{ n: number }>(db, sql`
+    select count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} and created_at < ${before}`);
+  return Number(r.n);
+}
