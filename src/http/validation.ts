@@ -66,7 +66,8 @@ export function fieldsFromAjv(errors: ErrorObject[]): Record<string, string> {
   }
   for (const e of errors) {
     const name = fieldName(e.instancePath, e);
-    fields[name] ??= REASONS[e.keyword] ?? 'invalid';
+    // Own-property test: `??=` would see an inherited `valueOf`/`toString` and leave such a field unnamed.
+    if (!Object.hasOwn(fields, name)) fields[name] = REASONS[e.keyword] ?? 'invalid';
   }
   return fields;
 }

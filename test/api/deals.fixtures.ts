@@ -69,5 +69,12 @@ export async function breakOutbox(h: Harness): Promise<() => Promise<void>> {
   };
 }
 
+/** Status history rows of a deal, oldest first, as plain objects (SQLite rows have a null prototype). */
+export async function historyOf(h: Harness, dealId: number) {
+  const rows = await h.db.selectFrom('deal_status_history').select(['from_status', 'to_status', 'changed_by_user_id', 'changed_at'])
+    .where('deal_id', '=', dealId).orderBy('id').execute();
+  return rows.map((r) => ({ from_status: r.from_status, to_status: r.to_status, changed_by_user_id: r.changed_by_user_id, changed_at: Number(r.changed_at) }));
+}
+
 export const STATUSES: DealStatus[] = ['new', 'qualified', 'proposal', 'negotiation', 'won', 'lost'];
 export const OPEN: DealStatus[] = ['new', 'qualified', 'proposal', 'negotiation'];
