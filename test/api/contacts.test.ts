@@ -171,7 +171,7 @@ for (const engine of engines()) {
       const b = await createTestAccount(h);
       const org = await insertOrg(h, a.accountId);
       await insertContact(h, a.accountId, org, { name: 'Hidden', email: 'hidden@example.com' }, T0);
-      for (const query of [{}, { q: 'hidden' }, { email: 'hidden@example.com' }]) {
+      for (const query of [{}, { q: 'hidden' }, { email: 'hidden@example.com' }] as Record<string, string>[]) {
         assert.equal((await call(h, 'GET', '/api/v1/contacts', { key: b.key, query })).json().pagination.total, 0);
       }
     });

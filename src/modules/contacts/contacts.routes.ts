@@ -111,7 +111,7 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
       config: { scope: '*', errors: ['contact_not_found', 'audience_not_found'] },
       // No body at all means "leave every audience": validate it as the empty object.
       preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
+        if (request.body === undefined) request.body = {};
       },
       schema: {
         operationId: 'removeContactMarketingAudiences',
