@@ -246,6 +246,8 @@ export interface WebhookDeliveriesTable {
   duration_ms: number | null;
   /** A claim lease: a worker owns the delivery until this time. */
   locked_until: number | null;
+  /** 'manual' when the next attempt was asked for (retry, recover); null for the schedule. */
+  next_trigger: 'manual' | null;
   created_at: number;
   last_attempt_at: number | null;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { EventEntities, EventType } from './catalog.ts';
 
@@ -33,5 +34,18 @@ export async function emitEvent<T extends EventType>(
     .values({ account_id: input.accountId, public_id: publicId, event_type: input.type, org_id: input.orgId, payload, created_at: input.now, dispatched_at: null })
     .returning(['id'])
     .executeTakeFirstOrThrow();
+  await wakeDispatchers(trx);
   return { id: row.id, public_id: publicId };
+}
+
+/** The PostgreSQL channel dispatchers LISTEN on. */
+export const OUTBOX_CHANNEL = 'custops_outbox';
+
+/**
+ * On PostgreSQL, a NOTIFY inside the transaction: delivered to every listening dispatcher (any
+ * process) when it commits, never when it rolls back. Several in one transaction fold into one.
+ * SQLite has no cross-process signal: the in-process `notifyEvents()` and a short poll cover it.
+ */
+export async function wakeDispatchers(trx: Executor): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
 }

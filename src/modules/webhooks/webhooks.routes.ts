@@ -1,9 +1,169 @@
+import type { TSchema } from 'typebox';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
-
-import type { TSchema } from 'typebox';
+import { IdParams } from '../../http/schemas.ts';
+import { pageOf } from '../../lib/pagination.ts';
+import * as endpoints from './endpoints.service.ts';
+import * as deliveries from './deliveries.service.ts';
+import {
+  CreateEndpointBody, DeliveryList, DeliveryListQuery, EmptyWriteBody, EndpointList, EndpointListQuery, RecoverBody, RecoverResult,
+  RotatedEndpoint, UpdateEndpointBody, WebhookAttempt, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointWithSecret,
+} from './webhooks.schemas.ts';
 
 /** Shared (by $ref) schemas of this module; the composition root registers them once. */
-export const webhookSchemas: TSchema[] = [];
+export const webhookSchemas: TSchema[] = [WebhookEndpoint, WebhookDelivery, WebhookAttempt];
 
-export function registerWebhookRoutes(_app: App, _deps: ModuleDeps): void {}
+const tags = ['webhooks'];
+const read = { scope: 'webhooks:read' as const };
+const write = { scope: 'webhooks:write' as const };
+const endpointRef = { $ref: 'WebhookEndpoint' };
+
+/** Action routes take an optional body (only idempotency_key): no body at all is the same as `{}`. */
+async function emptyBodyIsObject(request: { body: unknown; invalidJson: boolean }): Promise<void> {
+  if (request.body === undefined && !request.invalidJson) request.body = {};
+}
+const deliveryRef = { $ref: 'WebhookDelivery' };
+
+export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
+  app.get(
+    '/webhooks/endpoints',
+    {
+      config: { ...read, errors: [] },
+      schema: { operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints (no secrets)', tags, querystring: EndpointListQuery, response: { 200: EndpointList } },
+    },
+    async (request) => endpoints.listEndpoints(deps.db, request.auth.accountId, pageOf(request.query)),
+  );
+
+  app.post(
+    '/webhooks/endpoints',
+    {
+      config: { ...write, errors: [] },
+      schema: {
+        operationId: 'createWebhookEndpoint',
+        summary: 'Register a webhook endpoint; the answer holds its signing secret, shown only this once',
+        description: 'HTTPS only. Loopback, private, link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused (422, `fields.url`).',
+        tags,
+        body: CreateEndpointBody,
+        response: { 201: WebhookEndpointWithSecret },
+      },
+    },
+    async (request, reply) => {
+      const created = await endpoints.createEndpoint(deps, request.auth.accountId, request.body);
+      return reply.code(201).header('Location', `${request.url.split('?')[0].replace(/\/$/, '')}/${created.id}`).send(created);
+    },
+  );
+
+  app.get(
+    '/webhooks/endpoints/:id',
+    {
+      config: { ...read, errors: ['webhook_endpoint_not_found'] },
+      schema: { operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint (no secret)', tags, params: IdParams, response: { 200: endpointRef } },
+    },
+    async (request) => endpoints.getEndpoint(deps.db, request.auth.accountId, request.params.id),
+  );
+
+  app.patch(
+    '/webhooks/endpoints/:id',
+    {
+      config: { ...write, errors: ['webhook_endpoint_not_found'] },
+      schema: {
+        operationId: 'updateWebhookEndpoint',
+        summary: 'Change name, url, event_types or enabled',
+        description: '`enabled: true` re-enables an endpoint disabled by a 410 or after 5 days of failures, and clears disabled_reason.',
+        tags,
+        params: IdParams,
+        body: UpdateEndpointBody,
+        response: { 200: endpointRef },
+      },
+    },
+    async (request) => endpoints.updateEndpoint(deps, request.auth.accountId, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/webhooks/endpoints/:id',
+    {
+      config: { ...write, errors: ['webhook_endpoint_not_found'] },
+      schema: { operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint with its delivery log', tags, params: IdParams, response: { 204: { type: 'null', description: 'Deleted.' } } },
+    },
+    async (request, reply) => {
+      await endpoints.deleteEndpoint(deps.db, request.auth.accountId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/webhooks/endpoints/:id/rotate-secret',
+    {
+      config: { ...write, errors: ['webhook_endpoint_not_found'] },
+      preValidation: emptyBodyIsObject,
+      schema: {
+        operationId: 'rotateWebhookSecret',
+        summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
+        description: 'The new secret is shown only in this answer. For 24 hours deliveries also carry the old secret’s signature in X-Service-Signature-Previous and as the second webhook-signature.',
+        tags,
+        params: IdParams,
+        body: EmptyWriteBody,
+        response: { 200: RotatedEndpoint },
+      },
+    },
+    async (request) => endpoints.rotateSecret(deps, request.auth.accountId, request.params.id),
+  );
+
+  app.post(
+    '/webhooks/endpoints/:id/recover',
+    {
+      config: { ...write, errors: ['webhook_endpoint_not_found'] },
+      schema: {
+        operationId: 'recoverWebhookEndpoint',
+        summary: 'Re-queue the endpoint’s failed deliveries created in a time window',
+        tags,
+        params: IdParams,
+        body: RecoverBody,
+        response: { 202: RecoverResult },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await endpoints.recoverEndpoint(deps, request.auth.accountId, request.params.id, request.body)),
+  );
+
+  app.get(
+    '/webhooks/deliveries',
+    {
+      config: { ...read, errors: ['webhook_endpoint_not_found'] },
+      schema: {
+        operationId: 'listWebhookDeliveries',
+        summary: 'The delivery log, newest first',
+        description: 'Standard `{data, pagination}`; `limit` is an alias of `per_page` (the smaller wins when both are given).',
+        tags,
+        querystring: DeliveryListQuery,
+        response: { 200: DeliveryList },
+      },
+    },
+    async (request) => deliveries.listDeliveries(deps.db, request.auth.accountId, request.query),
+  );
+
+  app.get(
+    '/webhooks/deliveries/:id',
+    {
+      config: { ...read, errors: ['webhook_delivery_not_found'] },
+      schema: { operationId: 'getWebhookDelivery', summary: 'One delivery with every attempt', tags, params: IdParams, response: { 200: WebhookDeliveryDetail } },
+    },
+    async (request) => deliveries.getDelivery(deps.db, request.auth.accountId, request.params.id),
+  );
+
+  app.post(
+    '/webhooks/deliveries/:id/retry',
+    {
+      config: { ...write, errors: ['webhook_delivery_not_found', 'conflict'] },
+      preValidation: emptyBodyIsObject,
+      schema: {
+        operationId: 'retryWebhookDelivery',
+        summary: 'Queue one more attempt now (trigger manual)',
+        tags,
+        params: IdParams,
+        body: EmptyWriteBody,
+        response: { 202: deliveryRef },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await deliveries.retryDelivery(deps, request.auth.accountId, request.params.id)),
+  );
+}

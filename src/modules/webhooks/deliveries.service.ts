@@ -1,0 +1,81 @@
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { iso } from '../../lib/clock.ts';
+import { dateRange } from '../../lib/dates.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { offsetOf, paginate, type ListResult } from '../../lib/pagination.ts';
+import { DEFAULT_PER_PAGE } from '../../lib/pagination.ts';
+import type { DeliveryStatus } from '../../db/schema.ts';
+import { wakeDispatchers } from '../events/outbox.ts';
+import * as repo from './deliveries.repository.ts';
+import { findEndpoint } from './endpoints.repository.ts';
+import type { DeliveryListQueryInput, WebhookDeliveryView } from './webhooks.schemas.ts';
+
+export function toDeliveryView(r: repo.DeliveryRow): WebhookDeliveryView {
+  return {
+    id: r.id,
+    endpoint_id: r.endpoint_id,
+    event_id: r.event_public_id,
+    event_type: r.event_type,
+    status: r.status,
+    attempts: r.attempts,
+    next_attempt_at: iso(r.next_attempt_at),
+    response_status: r.response_status,
+    error: r.error,
+    duration_ms: r.duration_ms,
+    created_at: iso(r.created_at),
+    last_attempt_at: iso(r.last_attempt_at),
+  };
+}
+
+function toAttemptView(a: repo.AttemptRow) {
+  return {
+    id: a.id,
+    attempt_number: a.attempt_number,
+    trigger: a.trigger,
+    status_code: a.status_code,
+    error: a.error,
+    response_body: a.response_body,
+    duration_ms: a.duration_ms,
+    requested_at: iso(a.requested_at),
+  };
+}
+
+/** `limit` is an alias of `per_page`; with both, the smaller wins. */
+export async function listDeliveries(db: Db, accountId: number, q: DeliveryListQueryInput): Promise<ListResult<WebhookDeliveryView>> {
+  const { from, to } = dateRange(q, 'from', 'to');
+  if (q.endpoint_id !== undefined && !(await findEndpoint(db, accountId, q.endpoint_id))) throw notFound('webhook_endpoint_not_found', q.endpoint_id);
+  const perPage = Math.min(q.per_page ?? DEFAULT_PER_PAGE, q.limit ?? Number.MAX_SAFE_INTEGER);
+  const page = { page: q.page ?? 1, per_page: q.per_page === undefined && q.limit !== undefined ? q.limit : perPage };
+  const filter: repo.DeliveryFilter = { eventType: q.event_type, status: q.status as DeliveryStatus | undefined, endpointId: q.endpoint_id, from, to };
+  const total = await repo.countDeliveries(db, accountId, filter);
+  const offset = offsetOf(page);
+  const dir = q.direction === 'asc' ? 'asc' : 'desc';
+  const rows = offset < total ? await repo.listDeliveries(db, accountId, filter, dir, page.per_page, offset) : [];
+  return { data: rows.map(toDeliveryView), pagination: paginate(page, total) };
+}
+
+export async function getDelivery(db: Db, accountId: number, id: number) {
+  const row = await repo.findDelivery(db, accountId, id);
+  if (!row) throw notFound('webhook_delivery_not_found', id);
+  const attempts = await repo.attemptsOf(db, accountId, id);
+  return { ...toDeliveryView(row), attempts_log: attempts.map(toAttemptView) };
+}
+
+/**
+ * Queues one more attempt now, recorded with trigger `manual`, whatever the status (a sent
+ * delivery is sent again). It counts against the retry schedule like any attempt.
+ */
+export async function retryDelivery(deps: { db: Db; clock: Clock; notifyEvents: () => void }, accountId: number, id: number) {
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.findDelivery(trx, accountId, id);
+    if (!row) throw notFound('webhook_delivery_not_found', id);
+    const endpoint = await findEndpoint(trx, accountId, row.endpoint_id);
+    if (!endpoint?.enabled) throw new AppError('conflict', 'The endpoint of this delivery is disabled; re-enable it (PATCH enabled=true) first.');
+    await repo.requeueDelivery(trx, accountId, id, now);
+    await wakeDispatchers(trx);
+  });
+  deps.notifyEvents();
+  return toDeliveryView((await repo.findDelivery(deps.db, accountId, id))!);
+}

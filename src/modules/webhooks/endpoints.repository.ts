@@ -1,0 +1,51 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { WebhookEndpointsTable } from '../../db/schema.ts';
+
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
+
+export async function countEndpoints(db: Executor, accountId: number): Promise<number> {
+  const r = await db.selectFrom('webhook_endpoints').where('account_id', '=', accountId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function listEndpoints(db: Executor, accountId: number, limit: number, offset: number): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export function findEndpoint(db: Executor, accountId: number, id: number): Promise<EndpointRow | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export function insertEndpoint(db: Executor, values: Insertable<WebhookEndpointsTable>): Promise<EndpointRow> {
+  return db.insertInto('webhook_endpoints').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateEndpoint(db: Executor, accountId: number, id: number, values: Updateable<WebhookEndpointsTable>): Promise<EndpointRow | undefined> {
+  return db.updateTable('webhook_endpoints').set(values).where('account_id', '=', accountId).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Deliveries and their attempts go with the endpoint (foreign keys cascade). */
+export async function deleteEndpoint(db: Executor, accountId: number, id: number): Promise<boolean> {
+  const r = await db.deleteFrom('webhook_endpoints').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Enabled endpoints of these accounts: the fan-out matches event types in JavaScript (stored as JSON). */
+export function enabledEndpointsOf(db: Executor, accountIds: number[]): Promise<Pick<EndpointRow, 'id' | 'account_id' | 'event_types'>[]> {
+  if (accountIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'account_id', 'event_types'])
+    .where('account_id', 'in', accountIds)
+    .where('enabled', '=', true)
+    .execute();
+}

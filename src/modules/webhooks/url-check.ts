@@ -1,0 +1,55 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { validationError } from '../../lib/errors.ts';
+import { blockedHostName, classifyAddress, hostOf, type BlockedClass } from './ssrf.ts';
+
+export type Resolver = (host: string) => Promise<string[]>;
+
+const REGISTRATION_DNS_TIMEOUT_MS = 2000;
+
+export const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * Registration-time URL rules: HTTPS, no credentials, and no blocked address, either written as
+ * an IP literal or resolved from the name now. A name that does not resolve yet is accepted: the
+ * dispatcher checks the address it actually connects to on every attempt (DNS rebinding).
+ */
+export async function checkEndpointUrl(raw: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw validationError({ url: 'invalid_format' }, 'url is not an absolute URL.');
+  }
+  if (url.protocol !== 'https:') throw validationError({ url: 'not_allowed' }, 'url must use https.');
+  if (url.username || url.password) throw validationError({ url: 'not_allowed' }, 'url must not carry credentials.');
+  if (!url.hostname) throw validationError({ url: 'invalid_format' }, 'url has no host.');
+  if (allowPrivate) return raw;
+  const host = hostOf(url);
+  const blocked = (cls: BlockedClass | null) => {
+    if (cls) throw validationError({ url: 'not_allowed' }, `url points to a ${cls.replace('_', ' ')} address, which webhooks may not target.`);
+  };
+  if (isIP(host)) blocked(classifyAddress(host));
+  else {
+    blocked(blockedHostName(host));
+    const addresses = await withTimeout(resolve(host), REGISTRATION_DNS_TIMEOUT_MS).catch(() => [] as string[]);
+    for (const address of addresses) blocked(classifyAddress(address));
+  }
+  return raw;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timeout')), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
