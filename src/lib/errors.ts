@@ -13,6 +13,7 @@ export const ERROR_CATALOGUE = {
   deal_not_found: { status: 404, description: 'No such deal in this account.' },
   deal_activity_not_found: { status: 404, description: 'No such activity on this deal.' },
   ticket_not_found: { status: 404, description: 'No such support ticket in this account.' },
+  support_log_not_found: { status: 404, description: 'No such support log on this ticket.' },
   webhook_endpoint_not_found: { status: 404, description: 'No such webhook endpoint in this account.' },
   webhook_delivery_not_found: { status: 404, description: 'No such webhook delivery in this account.' },
   method_not_allowed: { status: 405, description: 'The route exists but not with this method.' },

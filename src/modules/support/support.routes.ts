@@ -1,9 +1,147 @@
+import { Type } from 'typebox';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
-
-import type { TSchema } from 'typebox';
+import { API_PREFIX } from '../../http/openapi.ts';
+import { pageOf } from '../../lib/pagination.ts';
+import {
+  CreateLogBody,
+  CreateTicketBody,
+  LogListQuery,
+  LogParams,
+  SupportLog,
+  SupportLogList,
+  Ticket,
+  TicketCreated,
+  TicketList,
+  TicketListQuery,
+  TicketParams,
+  UpdateTicketBody,
+} from './support.schemas.ts';
+import * as service from './support.service.ts';
+import * as writes from './support.writes.ts';
+import { RESOLVE_RULES } from '../orgs/orgs.resolve.ts';
 
 /** Shared (by $ref) schemas of this module; the composition root registers them once. */
-export const supportSchemas: TSchema[] = [];
+export const supportSchemas = [Ticket, SupportLog];
 
-export function registerSupportRoutes(_app: App, _deps: ModuleDeps): void {}
+const ticketUrl = (id: number) => `${API_PREFIX}/support/tickets/${id}`;
+
+export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
+  app.get(
+    '/support/tickets',
+    {
+      config: { scope: 'support:read', errors: ['org_not_found', 'user_not_found'] },
+      schema: {
+        operationId: 'listTickets',
+        summary: 'List support tickets',
+        description: 'Filters combine with AND. `sort=title` orders case-insensitively; `sort=status` alphabetically. Ties are broken by id.',
+        tags: ['support'],
+        querystring: TicketListQuery,
+        response: { 200: TicketList },
+      },
+    },
+    async (request) => service.listTickets(deps.db, request.auth.accountId, request.query, pageOf(request.query)),
+  );
+
+  app.get(
+    '/support/tickets/:id',
+    {
+      config: { scope: 'support:read', errors: ['ticket_not_found'] },
+      schema: { operationId: 'getTicket', summary: 'One support ticket', tags: ['support'], params: TicketParams, response: { 200: Type.Ref('Ticket') } },
+    },
+    async (request) => service.getTicket(deps.db, request.auth.accountId, request.params.id),
+  );
+
+  app.get(
+    '/support/tickets/:id/logs',
+    {
+      config: { scope: 'support:read', errors: ['ticket_not_found'] },
+      schema: {
+        operationId: 'listTicketLogs',
+        summary: 'Support logs of a ticket',
+        tags: ['support'],
+        params: TicketParams,
+        querystring: LogListQuery,
+        response: { 200: SupportLogList },
+      },
+    },
+    async (request) => service.listLogs(deps.db, request.auth.accountId, request.params.id, request.query, pageOf(request.query)),
+  );
+
+  app.get(
+    '/support/tickets/:id/logs/:log_id',
+    {
+      config: { scope: 'support:read', errors: ['ticket_not_found', 'support_log_not_found'] },
+      schema: { operationId: 'getTicketLog', summary: 'One support log', tags: ['support'], params: LogParams, response: { 200: Type.Ref('SupportLog') } },
+    },
+    async (request) => service.getLog(deps.db, request.auth.accountId, request.params.id, request.params.log_id),
+  );
+
+  app.post(
+    '/support/tickets',
+    {
+      config: { scope: 'support:write', errors: ['org_lookup_required', 'org_ambiguous', 'org_not_found', 'contact_not_found'] },
+      schema: {
+        operationId: 'createTicket',
+        summary: 'Create a ticket and its first log',
+        description:
+          'The org comes from the (source_app, external_org_id) mapping, or is looked up and linked on first use exactly as ' +
+          `POST /orgs/resolve does, with org_name, contact_email and contact_name as the hints. ${RESOLVE_RULES}\n\n` +
+          'The contact: `contact_id` (a contact of that org, else 404 `contact_not_found`) takes precedence; otherwise ' +
+          '`contact_email` is matched case-insensitively among the org contacts (the oldest wins) or created in the org ' +
+          '(named `contact_name` when sent). Neither sent: 422 `validation_error` with `fields.contact_email = "required"`.\n\n' +
+          'The ticket opens with status `open`; its first log has `note` (default: details) and the ticket channel ' +
+          '(default `api`). Ticket, log and the events `support.ticket.opened` and `support.log.created` are written in ' +
+          'one transaction. Answers 201 with the ticket and its first log under `first_log`.',
+        tags: ['support'],
+        body: CreateTicketBody,
+        response: { 201: TicketCreated },
+      },
+    },
+    async (request, reply) => {
+      const ticket = await writes.createTicket(deps, request.auth.accountId, request.body);
+      return reply.code(201).header('Location', ticketUrl(ticket.id)).send(ticket);
+    },
+  );
+
+  app.patch(
+    '/support/tickets/:id',
+    {
+      config: { scope: '*', errors: ['ticket_not_found', 'user_not_found'] },
+      schema: {
+        operationId: 'updateTicket',
+        summary: 'Change the status, owner or title of a ticket',
+        description:
+          'Any status may move to any other. Moving to `closed` sets closed_at and emits `support.ticket.closed`; moving ' +
+          'from `closed` to `open` or `pending` clears closed_at and emits `support.ticket.opened`. Moves between `open` ' +
+          'and `pending`, owner and title changes emit nothing. Fields sent with their current values change nothing ' +
+          '(updated_at included). `owner_user_id: null` unassigns.',
+        tags: ['extensions'],
+        params: TicketParams,
+        body: UpdateTicketBody,
+        response: { 200: Type.Ref('Ticket') },
+      },
+    },
+    async (request) => writes.updateTicket(deps, request.auth.accountId, request.params.id, request.body),
+  );
+
+  app.post(
+    '/support/tickets/:id/logs',
+    {
+      config: { scope: '*', errors: ['ticket_not_found'] },
+      schema: {
+        operationId: 'createTicketLog',
+        summary: 'Add a support log to a ticket',
+        description: 'Closed tickets accept logs too (the status does not change). Sets the ticket updated_at and emits `support.log.created`.',
+        tags: ['extensions'],
+        params: TicketParams,
+        body: CreateLogBody,
+        response: { 201: Type.Ref('SupportLog') },
+      },
+    },
+    async (request, reply) => {
+      const log = await writes.addLog(deps, request.auth.accountId, request.params.id, request.body);
+      return reply.code(201).header('Location', `${ticketUrl(request.params.id)}/logs/${log.id}`).send(log);
+    },
+  );
+}

@@ -1,0 +1,120 @@
+import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
+import { containsText } from '../../lib/sql.ts';
+
+export type TicketRow = Selectable<TicketsTable>;
+export type LogRow = Selectable<SupportLogsTable>;
+export type ContactRow = Selectable<ContactsTable>;
+
+export interface TicketFilter {
+  statuses?: TicketStatus[];
+  orgId?: number;
+  ownerUserId?: number;
+  q?: string;
+  createdFrom?: number | null;
+  createdTo?: number | null;
+}
+
+export type Direction = 'asc' | 'desc';
+
+function filtered(db: Executor, accountId: number, f: TicketFilter) {
+  let query = db.selectFrom('tickets').where('account_id', '=', accountId);
+  if (f.statuses) query = query.where('status', 'in', f.statuses);
+  if (f.orgId !== undefined) query = query.where('org_id', '=', f.orgId);
+  if (f.ownerUserId !== undefined) query = query.where('owner_user_id', '=', f.ownerUserId);
+  if (f.q) query = query.where(containsText('title_lc', f.q));
+  if (f.createdFrom != null) query = query.where('created_at', '>=', f.createdFrom);
+  if (f.createdTo != null) query = query.where('created_at', '<=', f.createdTo);
+  return query;
+}
+
+export async function countTickets(db: Executor, accountId: number, f: TicketFilter): Promise<number> {
+  const r = await filtered(db, accountId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+// Titles sort case-insensitively by code point on both engines: PostgreSQL is told to ignore its locale.
+function sortKey(db: Executor, sort: string) {
+  if (sort !== 'title') return sql.ref(sort);
+  return db.getExecutor().adapter instanceof PostgresAdapter ? sql`${sql.ref('title_lc')} collate "C"` : sql.ref('title_lc');
+}
+
+export function listTickets(db: Executor, accountId: number, f: TicketFilter, sort: string, dir: Direction, limit: number, offset: number): Promise<TicketRow[]> {
+  let query = filtered(db, accountId, f).selectAll().orderBy(sortKey(db, sort), dir);
+  if (sort !== 'id') query = query.orderBy('id', dir);
+  return query.limit(limit).offset(offset).execute();
+}
+
+export function findTicket(db: Executor, accountId: number, id: number): Promise<TicketRow | undefined> {
+  return db.selectFrom('tickets').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export function insertTicket(db: Executor, row: Insertable<TicketsTable>): Promise<TicketRow> {
+  return db.insertInto('tickets').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateTicket(db: Executor, accountId: number, id: number, changes: Updateable<TicketsTable>): Promise<TicketRow> {
+  return db.updateTable('tickets').set(changes).where('account_id', '=', accountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export function insertLog(db: Executor, row: Insertable<SupportLogsTable>): Promise<LogRow> {
+  return db.insertInto('support_logs').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function countLogs(db: Executor, accountId: number, ticketId: number): Promise<number> {
+  const r = await db
+    .selectFrom('support_logs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('ticket_id', '=', ticketId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function listLogs(db: Executor, accountId: number, ticketId: number, sort: string, dir: Direction, limit: number, offset: number): Promise<LogRow[]> {
+  let query = db.selectFrom('support_logs').selectAll().where('account_id', '=', accountId).where('ticket_id', '=', ticketId).orderBy(sql.ref(sort), dir);
+  if (sort !== 'id') query = query.orderBy('id', dir);
+  return query.limit(limit).offset(offset).execute();
+}
+
+export function findLog(db: Executor, accountId: number, ticketId: number, id: number): Promise<LogRow | undefined> {
+  return db
+    .selectFrom('support_logs')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('ticket_id', '=', ticketId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function findContact(db: Executor, accountId: number, id: number): Promise<ContactRow | undefined> {
+  return db.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The oldest contact of the org with this (lower-cased) e-mail. */
+export function findContactByEmail(db: Executor, accountId: number, orgId: number, emailLc: string): Promise<ContactRow | undefined> {
+  return db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('org_id', '=', orgId)
+    .where('email_lc', '=', emailLc)
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export function insertContact(db: Executor, row: Insertable<ContactsTable>): Promise<ContactRow> {
+  return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function userExists(db: Executor, accountId: number, id: number): Promise<boolean> {
+  const r = await db.selectFrom('users').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return r !== undefined;
+}
+
+export async function orgExists(db: Executor, accountId: number, id: number): Promise<boolean> {
+  const r = await db.selectFrom('orgs').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return r !== undefined;
+}

@@ -1,0 +1,99 @@
+import type { Executor } from '../../db/database.ts';
+import type { TicketStatus } from '../../db/schema.ts';
+import { iso } from '../../lib/clock.ts';
+import { dateRange } from '../../lib/dates.ts';
+import { notFound } from '../../lib/errors.ts';
+import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import * as repo from './support.repository.ts';
+import type { SupportLogView, TicketListQueryT, TicketView } from './support.schemas.ts';
+
+export function toTicketView(r: repo.TicketRow): TicketView {
+  return {
+    id: Number(r.id),
+    org_id: Number(r.org_id),
+    contact_id: r.contact_id === null ? null : Number(r.contact_id),
+    owner_user_id: r.owner_user_id === null ? null : Number(r.owner_user_id),
+    title: r.title,
+    details: r.details,
+    status: r.status,
+    channel: r.channel,
+    external_reference: r.external_reference,
+    metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as Record<string, unknown>),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    closed_at: iso(r.closed_at),
+  };
+}
+
+export function toLogView(r: repo.LogRow): SupportLogView {
+  return {
+    id: Number(r.id),
+    ticket_id: Number(r.ticket_id),
+    note: r.note,
+    channel: r.channel,
+    author_user_id: r.author_user_id === null ? null : Number(r.author_user_id),
+    created_at: iso(r.created_at),
+  };
+}
+
+/** `open_only` keeps the tickets not closed (open or pending); with `status` both must hold. */
+function statusesOf(query: TicketListQueryT): TicketStatus[] | undefined {
+  const openOnly = query.open_only === '1' || query.open_only === 'true';
+  let statuses: TicketStatus[] | undefined = query.status ? [query.status] : undefined;
+  if (openOnly) statuses = (statuses ?? ['open', 'pending', 'closed']).filter((s) => s !== 'closed');
+  return statuses;
+}
+
+export async function listTickets(db: Executor, accountId: number, query: TicketListQueryT, page: PageRequest): Promise<ListResult<TicketView>> {
+  const { from, to } = dateRange(query, 'created_from', 'created_to');
+  if (query.org_id !== undefined && !(await repo.orgExists(db, accountId, query.org_id))) throw notFound('org_not_found', query.org_id);
+  if (query.owner_user_id !== undefined && !(await repo.userExists(db, accountId, query.owner_user_id))) {
+    throw notFound('user_not_found', query.owner_user_id);
+  }
+  const filter: repo.TicketFilter = {
+    statuses: statusesOf(query),
+    orgId: query.org_id,
+    ownerUserId: query.owner_user_id,
+    q: query.q,
+    createdFrom: from,
+    createdTo: to,
+  };
+  const total = await countOrEmpty(db, accountId, filter);
+  const offset = offsetOf(page);
+  const rows =
+    offset < total ? await repo.listTickets(db, accountId, filter, query.sort ?? 'created_at', query.direction ?? 'desc', page.per_page, offset) : [];
+  return { data: rows.map(toTicketView), pagination: paginate(page, total) };
+}
+
+async function countOrEmpty(db: Executor, accountId: number, filter: repo.TicketFilter): Promise<number> {
+  // status=closed with open_only=1 leaves no status to match.
+  if (filter.statuses && filter.statuses.length === 0) return 0;
+  return repo.countTickets(db, accountId, filter);
+}
+
+export async function getTicket(db: Executor, accountId: number, id: number): Promise<TicketView> {
+  const row = await repo.findTicket(db, accountId, id);
+  if (!row) throw notFound('ticket_not_found', id);
+  return toTicketView(row);
+}
+
+export async function listLogs(
+  db: Executor,
+  accountId: number,
+  ticketId: number,
+  order: { sort?: string; direction?: repo.Direction },
+  page: PageRequest,
+): Promise<ListResult<SupportLogView>> {
+  if (!(await repo.findTicket(db, accountId, ticketId))) throw notFound('ticket_not_found', ticketId);
+  const total = await repo.countLogs(db, accountId, ticketId);
+  const offset = offsetOf(page);
+  const rows = offset < total ? await repo.listLogs(db, accountId, ticketId, order.sort ?? 'created_at', order.direction ?? 'desc', page.per_page, offset) : [];
+  return { data: rows.map(toLogView), pagination: paginate(page, total) };
+}
+
+export async function getLog(db: Executor, accountId: number, ticketId: number, id: number): Promise<SupportLogView> {
+  if (!(await repo.findTicket(db, accountId, ticketId))) throw notFound('ticket_not_found', ticketId);
+  const row = await repo.findLog(db, accountId, ticketId, id);
+  if (!row) throw notFound('support_log_not_found', id);
+  return toLogView(row);
+}

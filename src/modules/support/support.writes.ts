@@ -1,0 +1,155 @@
+import type { Executor } from '../../db/database.ts';
+import type { TicketStatus } from '../../db/schema.ts';
+import type { ModuleDeps } from '../../http/deps.ts';
+import { notFound, validationError } from '../../lib/errors.ts';
+import { emitEvent } from '../events/outbox.ts';
+import { resolveOrgInTrx } from '../orgs/orgs.resolve.ts';
+import * as repo from './support.repository.ts';
+import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, type CreateLogInput, type CreateTicketInput, type SupportLogView, type TicketView, type UpdateTicketInput } from './support.schemas.ts';
+import { toLogView, toTicketView } from './support.service.ts';
+
+type Deps = Pick<ModuleDeps, 'db' | 'clock' | 'notifyEvents'>;
+
+function depthOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let max = 0;
+  for (const v of Object.values(value)) max = Math.max(max, depthOf(v));
+  return 1 + max;
+}
+
+function slogOf(t: repo.TicketRow) {
+  return { slog_id: Number(t.id), slog: { id: Number(t.id), title: t.title, status: t.status } };
+}
+
+async function writeLog(trx: Executor, accountId: number, ticket: repo.TicketRow, note: string, channel: string, now: number): Promise<repo.LogRow> {
+  const log = await repo.insertLog(trx, { account_id: accountId, ticket_id: ticket.id, org_id: ticket.org_id, note, channel, author_user_id: null, created_at: now });
+  await emitEvent(trx, {
+    accountId,
+    orgId: Number(ticket.org_id),
+    type: 'support.log.created',
+    entity: { support_log_id: Number(log.id), support_log: { id: Number(log.id), note: log.note, channel: log.channel } },
+    now,
+  });
+  return log;
+}
+
+/** The contact of a new ticket: contact_id (which must belong to the org) wins; else contact_email, found in the org or created there. */
+async function contactFor(trx: Executor, accountId: number, orgId: number, input: CreateTicketInput, now: number): Promise<number> {
+  if (input.contact_id !== undefined) {
+    const contact = await repo.findContact(trx, accountId, input.contact_id);
+    if (!contact || Number(contact.org_id) !== orgId) throw notFound('contact_not_found', input.contact_id);
+    return Number(contact.id);
+  }
+  const email = input.contact_email!;
+  const existing = await repo.findContactByEmail(trx, accountId, orgId, email.toLowerCase());
+  if (existing) return Number(existing.id);
+  const name = input.contact_name ?? null;
+  const created = await repo.insertContact(trx, {
+    account_id: accountId,
+    org_id: orgId,
+    name,
+    name_lc: name?.toLowerCase() ?? null,
+    email,
+    email_lc: email.toLowerCase(),
+    phone: null,
+    title: null,
+    created_at: now,
+    updated_at: now,
+  });
+  return Number(created.id);
+}
+
+/**
+ * Creates a ticket and its first log in one transaction with their two events; the org is
+ * resolved (and linked on first use) in that same transaction, so a failure leaves nothing.
+ */
+export async function createTicket(deps: Deps, accountId: number, input: CreateTicketInput): Promise<TicketView & { first_log: SupportLogView }> {
+  if (input.contact_id === undefined && input.contact_email === undefined) {
+    throw validationError({ contact_email: 'required' }, 'contact_email is required unless contact_id is sent.');
+  }
+  if (input.metadata_json !== undefined && depthOf(input.metadata_json) > MAX_METADATA_DEPTH) {
+    throw validationError({ metadata_json: 'too_deep' }, `metadata_json nests deeper than ${MAX_METADATA_DEPTH} levels.`);
+  }
+  const metadata = input.metadata_json === undefined ? null : JSON.stringify(input.metadata_json);
+  if (metadata !== null && Buffer.byteLength(metadata) > MAX_METADATA_BYTES) {
+    throw validationError({ metadata_json: 'too_long' }, `metadata_json is over ${MAX_METADATA_BYTES} bytes once serialized.`);
+  }
+  const now = deps.clock.now();
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const { org } = await resolveOrgInTrx(trx, accountId, input, input, now);
+    const orgId = Number(org.id);
+    const contactId = await contactFor(trx, accountId, orgId, input, now);
+    const channel = input.channel ?? 'api';
+    const ticket = await repo.insertTicket(trx, {
+      account_id: accountId,
+      org_id: orgId,
+      contact_id: contactId,
+      owner_user_id: null,
+      title: input.title,
+      title_lc: input.title.toLowerCase(),
+      details: input.details,
+      status: 'open',
+      channel,
+      external_reference: input.external_reference ?? null,
+      metadata,
+      source_app: input.source_app,
+      created_at: now,
+      updated_at: now,
+      closed_at: null,
+    });
+    await emitEvent(trx, { accountId, orgId, type: 'support.ticket.opened', entity: slogOf(ticket), now });
+    const log = await writeLog(trx, accountId, ticket, input.note ?? input.details, channel, now);
+    return { ...toTicketView(ticket), first_log: toLogView(log) };
+  });
+  deps.notifyEvents();
+  return result;
+}
+
+/**
+ * Status, owner and title changes. Moving to `closed` emits support.ticket.closed and sets
+ * closed_at; leaving `closed` emits support.ticket.opened and clears it; open ↔ pending and
+ * owner or title changes emit nothing. Sending the current values changes nothing.
+ */
+export async function updateTicket(deps: Deps, accountId: number, id: number, input: UpdateTicketInput): Promise<TicketView> {
+  const now = deps.clock.now();
+  let emitted = false;
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const ticket = await repo.findTicket(trx, accountId, id);
+    if (!ticket) throw notFound('ticket_not_found', id);
+    if (input.owner_user_id != null && !(await repo.userExists(trx, accountId, input.owner_user_id))) throw notFound('user_not_found', input.owner_user_id);
+    const changes: Parameters<typeof repo.updateTicket>[3] = {};
+    if (input.title !== undefined && input.title !== ticket.title) Object.assign(changes, { title: input.title, title_lc: input.title.toLowerCase() });
+    if (input.owner_user_id !== undefined && input.owner_user_id !== (ticket.owner_user_id === null ? null : Number(ticket.owner_user_id))) {
+      changes.owner_user_id = input.owner_user_id;
+    }
+    const from: TicketStatus = ticket.status;
+    const to = input.status ?? from;
+    if (to !== from) Object.assign(changes, { status: to, closed_at: to === 'closed' ? now : null });
+    if (Object.keys(changes).length === 0) return ticket;
+    const updated = await repo.updateTicket(trx, accountId, id, { ...changes, updated_at: now });
+    const orgId = Number(updated.org_id);
+    if (to === 'closed' && from !== 'closed') {
+      await emitEvent(trx, { accountId, orgId, type: 'support.ticket.closed', entity: slogOf(updated), now });
+      emitted = true;
+    } else if (from === 'closed' && to !== 'closed') {
+      await emitEvent(trx, { accountId, orgId, type: 'support.ticket.opened', entity: slogOf(updated), now });
+      emitted = true;
+    }
+    return updated;
+  });
+  if (emitted) deps.notifyEvents();
+  return toTicketView(row);
+}
+
+/** Adds a log to a ticket (closed ones too) and counts as an update of the ticket (updated_at). */
+export async function addLog(deps: Deps, accountId: number, ticketId: number, input: CreateLogInput): Promise<SupportLogView> {
+  const now = deps.clock.now();
+  const log = await deps.db.transaction().execute(async (trx) => {
+    const ticket = await repo.findTicket(trx, accountId, ticketId);
+    if (!ticket) throw notFound('ticket_not_found', ticketId);
+    await repo.updateTicket(trx, accountId, ticketId, { updated_at: now });
+    return writeLog(trx, accountId, ticket, input.note, input.channel ?? 'api', now);
+  });
+  deps.notifyEvents();
+  return toLogView(log);
+}
