@@ -248,6 +248,17 @@ for (const engine of engines()) {
       await assertCommonAuth(h, a, { method: 'DELETE', url: url(contact), scope: '*' });
     });
 
+    test('concurrent PUTs on one contact all succeed and leave exactly one of the requested sets', async () => {
+      const contact = await insertContact(h, a.accountId);
+      const pool = [];
+      for (let i = 0; i < 4; i++) pool.push(await insertAudience(h, a.accountId, `race-${i}-${tick}`));
+      const sets = [[pool[0].id, pool[1].id], [pool[1].id, pool[2].id], [pool[3].id], [pool[0].id, pool[2].id, pool[3].id], []];
+      const answers = await Promise.all(sets.map((audience_ids) => call(h, 'PUT', url(contact), { key: a.key, body: { audience_ids } })));
+      assert.deepEqual(answers.map((r) => r.statusCode), sets.map(() => 200));
+      const final = await membershipIds(h, contact);
+      assert.ok(sets.some((s) => JSON.stringify([...s].sort((x, y) => x - y)) === JSON.stringify(final)), `final set ${final} is one of the requests`);
+    });
+
     test('an idempotent PUT replay answers the first result', async () => {
       const contact = await insertContact(h, a.accountId);
       const aud = await insertAudience(h, a.accountId, `idem-${tick}`);

@@ -129,6 +129,8 @@ for (const engine of engines()) {
       await insertContact(h, a.accountId, o2, { name: 'Sam', email: 'sam@a.io' }, T0 + 2);
       await insertContact(h, a.accountId, o1, { name: 'Samantha', email: 'samantha@a.io' }, T0 + 3);
       assert.deepEqual(ids(await call(h, 'GET', '/api/v1/contacts', { key: a.key, query: { org_id: o1, email: 'SAM@a.io', q: 'sam' } })), [hit]);
+      const blank = await call(h, 'GET', '/api/v1/contacts', { key: a.key, query: { email: '', q: '' } });
+      assert.equal(blank.json().pagination.total, 3, 'empty filter values filter nothing');
     });
 
     test('sort by created_at, updated_at and id in both directions, ties by id', async () => {
