@@ -21,7 +21,9 @@ export async function emitStatusEvent(trx: Executor, ctx: Ctx, deal: DealView): 
   if (deal.status === 'won') {
     await emitEvent(trx, { ...ctx, orgId: deal.org_id, type: 'deal.won', entity: { deal_id: deal.id, deal } });
   } else if (deal.status === 'lost') {
-    await emitEvent(trx, { ...ctx, orgId: deal.org_id, type: 'deal.lost', entity: { deal_id: deal.id, deal, lost_reason: deal.lost_reason } });
+    // lost_reason is optional in the catalog: present only when the deal has one (the nested deal shows null either way).
+    const reason = deal.lost_reason ? { lost_reason: deal.lost_reason } : {};
+    await emitEvent(trx, { ...ctx, orgId: deal.org_id, type: 'deal.lost', entity: { deal_id: deal.id, deal, ...reason } });
   }
 }
 
