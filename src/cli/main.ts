@@ -130,7 +130,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`custops: ${err.message}\n${USAGE}\n`);
+      // One line, as for every other error: scripts read stderr line by line.
+      process.stderr.write(`custops: ${err.message} (run "custops help" for usage)\n`);
       return 2;
     }
     if (err instanceof ConfigError || err instanceof KeyInputError) {
@@ -138,7 +139,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return 1;
     }
     if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`custops: ${err.message}\n`);
+      // node:util parseArgs explains some mistakes over several lines; the first names the problem.
+      process.stderr.write(`custops: ${err.message.split('\n')[0]}\n`);
       return 2;
     }
     process.stderr.write(`custops: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}\n`);
