@@ -207,7 +207,7 @@ for (const engine of engines()) {
         assert.deepEqual(await json(['key', 'revoke', '--id', String(key.id)]), { id: key.id, revoked: true });
         const revoked = await fetch(`${url}/api/v1/orgs`, { headers: auth });
         assert.equal(revoked.status, 401);
-        assert.equal((await revoked.json()).error, 'unauthorized');
+        assert.equal(((await revoked.json()) as { error: string }).error, 'unauthorized');
         assert.deepEqual(await json(['key', 'revoke', '--id', String(key.id)]), { id: key.id, revoked: true }, 'revoking twice is harmless');
       } finally {
         child.kill('SIGTERM');
