@@ -224,6 +224,20 @@ for (const engine of engines()) {
       assert.equal(ok.statusCode, 201);
     });
 
+    test('simultaneous first tickets of one unmapped pair link it once', async () => {
+      const a = await createTestAccount(h);
+      const org = await insertOrg(h, a.accountId, 'Busy Co');
+      const results = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          create(a, { source_app: 'hd', external_org_id: 'busy', org_name: 'Busy Co', title: `T${i}`, details: 'D', contact_email: `c${i}@busy.io` }),
+        ),
+      );
+      assert.deepEqual(results.map((r) => [r.statusCode, r.json().org_id]), Array.from({ length: 5 }, () => [201, org]));
+      const links = await h.db.selectFrom('org_external_ids').select('org_id').where('account_id', '=', a.accountId).execute();
+      assert.deepEqual(links.map((l) => Number(l.org_id)), [org]);
+      assert.equal((await outboxOf(h.db, a.accountId)).length, 10);
+    });
+
     test('an idempotent retry answers the first response and creates nothing more', async () => {
       const a = await createTestAccount(h);
       await linkPair(h, a.accountId, await insertOrg(h, a.accountId, 'Idem'), 'hd', 'idem');
