@@ -90,6 +90,19 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
       },
       security: [{ bearerAuth: [] }],
     },
+    // A route whose body may be left out (`x-body-optional` in its schema) gets `requestBody.required: false`.
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: { paths?: Record<string, Record<string, Record<string, any>>> } }).openapiObject;
+      for (const item of Object.values(doc.paths ?? {})) {
+        for (const op of Object.values(item)) {
+          if (op && typeof op === 'object' && op['x-body-optional']) {
+            delete op['x-body-optional'];
+            if (op.requestBody) op.requestBody.required = false;
+          }
+        }
+      }
+      return doc;
+    },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String((json as { $id?: string }).$id ?? `def-${i}`),
     },

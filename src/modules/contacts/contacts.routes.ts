@@ -115,6 +115,7 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
       },
       schema: {
         operationId: 'removeContactMarketingAudiences',
+        'x-body-optional': true,
         summary: 'Remove a contact from marketing audiences',
         description:
           'With `audience_ids`, removes the contact from those audiences; with no body (or no `audience_ids`), from every ' +
