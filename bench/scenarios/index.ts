@@ -1,0 +1,5 @@
+import type { Scenario } from '../lib/types.ts';
+import * as dealsList from './deals-list.ts';
+
+/** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
+export const scenarios: Scenario[] = [dealsList];
