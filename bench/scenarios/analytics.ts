@@ -1,0 +1,220 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type Dialect } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import type { Database } from '../../src/db/schema.ts';
+import { FixedClock } from '../../src/lib/clock.ts';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { resolveRange, type Preset } from '../../src/modules/analytics/analytics.period.ts';
+import type { ReportContext } from '../../src/modules/analytics/analytics.report.ts';
+import { salesReport } from '../../src/modules/analytics/analytics.sales.service.ts';
+import * as service from '../../src/modules/analytics/analytics.service.ts';
+import { BENCH_NOW, SIZES, generate } from './analytics-data.ts';
+
+const SQLITE_CACHE = '.bench/analytics-1m.sqlite';
+const PG_SCHEMA = 'bench_analytics';
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 15);
+const ENDPOINTS: Record<string, (ctx: ReportContext) => Promise<unknown>> = {
+  sales: (ctx) => salesReport(ctx, { by: 'owner' }),
+  support: service.supportReport,
+  team: service.teamReport,
+  customers: service.customersReport,
+  activity: service.activityReport,
+  trends: service.trendsReport,
+};
+const RANGES: Preset[] = ['this_month', 'this_year'];
+
+export interface AnalyticsResult {
+  engine: string;
+  endpoint: string;
+  range: string;
+  endpointP50: number;
+  directP50: number;
+  ratio: number;
+  queries: number;
+}
+
+const log = (s: string) => process.stderr.write(s + '\n');
+
+function p50(samples: number[]): number {
+  const s = [...samples].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+}
+
+async function time(fn: () => Promise<unknown> | unknown): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+async function dealCount(h: DatabaseHandle): Promise<number> {
+  try {
+    const r = await h.db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  } catch {
+    return 0;
+  }
+}
+
+async function benchAccount(h: DatabaseHandle): Promise<number> {
+  const r = await h.db.selectFrom('accounts').select('id').where('name', '=', 'Bench').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+/** The SQLite file is generated once and cached under .bench/ (git-ignored); a half-made file is never kept. */
+async function openSqlite(): Promise<DatabaseHandle> {
+  mkdirSync('.bench', { recursive: true });
+  if (!existsSync(SQLITE_CACHE)) {
+    const tmp = `${SQLITE_CACHE}.tmp`;
+    rmSync(tmp, { force: true });
+    const h = openDatabase(`sqlite:${tmp}`);
+    await migrateToLatest(h.db);
+    log(`sqlite: generating ${SQLITE_CACHE}`);
+    await h.sqlite!.raw.exec('begin');
+    await generate(h, log);
+    await h.sqlite!.raw.exec('commit');
+    h.sqlite!.raw.exec('pragma wal_checkpoint(truncate)');
+    await h.close();
+    renameSync(tmp, SQLITE_CACHE);
+    rmSync(`${tmp}-wal`, { force: true });
+    rmSync(`${tmp}-shm`, { force: true });
+  }
+  const h = openDatabase(`sqlite:${SQLITE_CACHE}`);
+  await migrateToLatest(h.db);
+  return h;
+}
+
+/** PostgreSQL data lives in its own schema and is kept between runs when complete. */
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema if not exists ${PG_SCHEMA}`);
+  await admin.end();
+  let h = openDatabase(url, { schema: PG_SCHEMA, poolSize: 10 });
+  await migrateToLatest(h.db, PG_SCHEMA);
+  if ((await dealCount(h)) !== SIZES.deals) {
+    await h.close();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`drop schema ${PG_SCHEMA} cascade; create schema ${PG_SCHEMA}`);
+    await c.end();
+    h = openDatabase(url, { schema: PG_SCHEMA, poolSize: 10 });
+    await migrateToLatest(h.db, PG_SCHEMA);
+    log('postgres: generating');
+    await generate(h, log);
+  }
+  return h;
+}
+
+/** A second Kysely over the same connection(s) that records every compiled query the service issues. */
+function capturing(h: DatabaseHandle, sink: CompiledQuery[]): Db {
+  const dialect: Dialect = h.dialect === 'sqlite' ? new SqliteDialect({ database: h.sqlite! }) : new PostgresDialect({ pool: h.pool! });
+  return new Kysely<Database>({ dialect, log: (e) => {
+    sink.push(e.query);
+  } });
+}
+
+/** Runs the captured SQL straight through the driver: node:sqlite statements, or pg pool queries started together as the service starts them. */
+function directRunner(h: DatabaseHandle, queries: CompiledQuery[]): () => Promise<unknown> {
+  if (h.dialect === 'sqlite') {
+    const statements = queries.map((q) => ({ stmt: h.sqlite!.raw.prepare(q.sql), params: q.parameters as never[] }));
+    return async () => statements.map(({ stmt, params }) => stmt.all(...params));
+  }
+  return () => Promise.all(queries.map((q) => h.pool!.query(q.sql, q.parameters as unknown[])));
+}
+
+async function measure(h: DatabaseHandle, explain: boolean): Promise<AnalyticsResult[]> {
+  const accountId = await benchAccount(h);
+  const clock = new FixedClock(BENCH_NOW);
+  const config = loadConfig({ DATABASE_URL: h.dialect === 'sqlite' ? `sqlite:${SQLITE_CACHE}` : 'postgres://bench', CUSTOPS_RATE_LIMIT_PER_MINUTE: '1000000',
+    CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' });
+  const app = await buildApp(config, { database: h, clock, logger: false });
+  await app.ready();
+  const key = (await createApiKey({ db: h.db, clock }, { accountId, name: 'bench', scopes: ['analytics:read'], rateLimitPerMinute: null })).secret;
+  const out: AnalyticsResult[] = [];
+  for (const [endpoint, run] of Object.entries(ENDPOINTS)) {
+    for (const range of RANGES) {
+      const inject = async () => {
+        const res = await app.inject({ method: 'GET', url: `/api/v1/analytics/${endpoint}?range=${range}`, headers: { authorization: `Bearer ${key}` } });
+        if (res.statusCode !== 200) throw new Error(`${endpoint} ${range}: ${res.statusCode} ${res.body}`);
+      };
+      const queries: CompiledQuery[] = [];
+      await run({ db: capturing(h, queries), accountId, now: BENCH_NOW, range: resolveRange({ range }, BENCH_NOW), compare: false });
+      if (explain) await explainAll(h, endpoint, range, queries);
+      const direct = directRunner(h, queries);
+      const endpointSamples: number[] = [];
+      const directSamples: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        await inject();
+        await direct();
+      }
+      // Interleaved, so cache state and background noise hit both sides alike.
+      for (let i = 0; i < ITERATIONS; i++) {
+        endpointSamples.push(await time(inject));
+        directSamples.push(await time(direct));
+      }
+      const r = { engine: h.dialect, endpoint, range, endpointP50: p50(endpointSamples), directP50: p50(directSamples), ratio: 0, queries: queries.length };
+      r.ratio = r.endpointP50 / r.directP50;
+      log(`${r.engine.padEnd(8)} ${endpoint.padEnd(9)} ${range.padEnd(10)} endpoint ${r.endpointP50.toFixed(1).padStart(7)} ms   direct SQL ${r.directP50.toFixed(1).padStart(7)} ms   ×${r.ratio.toFixed(2)}   (${r.queries} queries)`);
+      out.push(r);
+    }
+  }
+  await app.close();
+  return out;
+}
+
+async function explainAll(h: DatabaseHandle, endpoint: string, range: string, queries: CompiledQuery[]): Promise<void> {
+  for (const q of queries) {
+    if (!/^\s*(select|with)/i.test(q.sql) || /from "?(users|orgs)"? /.test(q.sql.replace(/\s+/g, ' ').slice(0, 120))) continue;
+    const text = h.dialect === 'sqlite'
+      ? h.sqlite!.raw.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as never[])).map((r) => (r as { detail: string }).detail).join('\n')
+      : (await h.pool!.query(`explain (analyze, buffers off, costs off, timing off) ${q.sql}`, q.parameters as unknown[])).rows.map((r) => r['QUERY PLAN']).join('\n');
+    log(`--- ${h.dialect} ${endpoint} ${range}\n${q.sql.replace(/\s+/g, ' ').slice(0, 200)}\n${text}`);
+  }
+}
+
+/**
+ * Analytics at scale: one account with 1,000,000 deals, 3,000,000 activities and 300,000
+ * tickets; each endpoint for this_month and this_year, p50 through the whole HTTP stack
+ * (Fastify inject: auth, validation, serialization) against the same SQL run directly through
+ * the driver in the same run. Goals: ratio ≤ 1.15; this_year under 100 ms on PostgreSQL.
+ */
+export async function runAnalyticsBench(options: { postgresUrl?: string; engines?: string[]; explain?: boolean } = {}): Promise<AnalyticsResult[]> {
+  const engines = options.engines ?? ['sqlite', 'postgres'];
+  const results: AnalyticsResult[] = [];
+  if (engines.includes('sqlite')) {
+    const h = await openSqlite();
+    results.push(...(await measure(h, options.explain ?? false)));
+    await h.close();
+  }
+  const url = options.postgresUrl ?? process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL;
+  if (engines.includes('postgres') && url) {
+    const h = await openPostgres(url);
+    results.push(...(await measure(h, options.explain ?? false)));
+    await h.close();
+  } else if (engines.includes('postgres')) {
+    log('postgres: skipped (set BENCH_POSTGRES_URL or TEST_POSTGRES_URL)');
+  }
+  for (const r of results) {
+    if (r.ratio > 1.15) log(`GOAL MISSED: ${r.engine} ${r.endpoint} ${r.range} is ×${r.ratio.toFixed(2)} the direct SQL (goal ≤ 1.15)`);
+    if (r.engine === 'postgres' && r.range === 'this_year' && r.endpointP50 >= 100) log(`GOAL MISSED: postgres ${r.endpoint} this_year p50 ${r.endpointP50.toFixed(1)} ms (goal < 100 ms)`);
+  }
+  return results;
+}
+
+export const analyticsScenario = {
+  name: 'analytics',
+  description: 'Analytics endpoints at 1M deals / 3M activities / 300k tickets, p50 against the same SQL run directly',
+  run: runAnalyticsBench,
+};
+
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  const engines = args.filter((a) => a === 'sqlite' || a === 'postgres');
+  const results = await runAnalyticsBench({ engines: engines.length ? engines : undefined, explain: args.includes('--explain') });
+  console.log(JSON.stringify(results, null, 2));
+}
