@@ -1,6 +1,7 @@
 import { Migrator, PostgresAdapter, sql, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.ts';
 import * as initial from './migrations/2026-11-21T0000_initial.ts';
+import * as deals from './migrations/2026-11-21T0120_deals.ts';
 import * as webhooks from './migrations/2026-11-21T0150_webhooks.ts';
 import * as analytics from './migrations/2026-11-21T0160_analytics.ts';
 
@@ -10,6 +11,7 @@ import * as analytics from './migrations/2026-11-21T0160_analytics.ts';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-21T0000_initial': initial,
+  '2026-11-21T0120_deals': deals,
   '2026-11-21T0150_webhooks': webhooks,
   '2026-11-21T0160_analytics': analytics,
 };
