@@ -16,7 +16,10 @@ type Autocannon = (options: object) => Promise<AutocannonResult>;
 // autocannon is CommonJS without bundled types.
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const request = JSON.parse(process.env.BENCH_LOAD ?? '{}') as LoadRequest;
-const common = { url: request.url, headers: request.headers, connections: request.connections, pipelining: 1 };
+const common = {
+  url: request.url, headers: request.headers, connections: request.connections, pipelining: 1,
+  ...(request.method ? { method: request.method } : {}), ...(request.body !== undefined ? { body: request.body } : {}),
+};
 
 if (request.warmupSeconds > 0) await autocannon({ ...common, duration: request.warmupSeconds });
 const r = await autocannon({ ...common, duration: request.durationSeconds });

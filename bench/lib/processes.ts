@@ -74,6 +74,9 @@ export interface LoadRequest {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** Default GET; a write scenario sends the same JSON body on every request. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 /** Runs autocannon in its own process on the load core and returns its figures. */

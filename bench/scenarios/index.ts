@@ -1,5 +1,6 @@
 import type { Scenario } from '../lib/types.ts';
 import * as dealsList from './deals-list.ts';
+import * as dealActivities from './deal-activities.ts';
 
 /** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
-export const scenarios: Scenario[] = [dealsList];
+export const scenarios: Scenario[] = [dealsList, dealActivities];
