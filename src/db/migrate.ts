@@ -22,6 +22,8 @@ export async function migrateToLatest(db: Db, schema?: string): Promise<Migratio
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Names are dated when work starts, so one may land after a later-dated one already ran somewhere: run it, don't refuse.
+    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const result = await migrator.migrateToLatest();
