@@ -13,6 +13,7 @@ import { resolveRange, type Preset } from '../../src/modules/analytics/analytics
 import type { ReportContext } from '../../src/modules/analytics/analytics.report.ts';
 import { salesReport } from '../../src/modules/analytics/analytics.sales.service.ts';
 import * as service from '../../src/modules/analytics/analytics.service.ts';
+import { supportReport } from '../../src/modules/analytics/analytics.support.service.ts';
 import { BENCH_NOW, SIZES, generate } from './analytics-data.ts';
 
 const SQLITE_CACHE = '.bench/analytics-1m.sqlite';
@@ -20,7 +21,7 @@ const PG_SCHEMA = 'bench_analytics';
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 15);
 const ENDPOINTS: Record<string, (ctx: ReportContext) => Promise<unknown>> = {
   sales: (ctx) => salesReport(ctx, { by: 'owner' }),
-  support: service.supportReport,
+  support: supportReport,
   team: service.teamReport,
   customers: service.customersReport,
   activity: service.activityReport,

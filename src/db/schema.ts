@@ -25,6 +25,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
+  analytics_daily: AnalyticsDailyTable;
 }
 
 type Bool = boolean | number;
@@ -277,4 +278,17 @@ export interface IdempotencyKeysTable {
   location: string | null;
   created_at: number;
   expires_at: number;
+}
+
+/**
+ * Daily analytics rollup, kept exact by triggers (migration 2026-11-21T0160_analytics): per
+ * account, fact (e.g. `deal_created`), UTC day (days since 1970-01-01) and dimension (user id,
+ * activity kind code, 0 for none), the number of records.
+ */
+export interface AnalyticsDailyTable {
+  account_id: number;
+  fact: string;
+  day: number;
+  dim: number;
+  n: number;
 }

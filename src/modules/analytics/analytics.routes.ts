@@ -8,6 +8,7 @@ import {
   SupportReport, TeamReport, TrendsReport,
 } from './analytics.schemas.ts';
 import { salesReport } from './analytics.sales.service.ts';
+import { supportReport } from './analytics.support.service.ts';
 import * as service from './analytics.service.ts';
 
 /** Shared (by $ref) schemas of this module; the composition root registers them once. */
@@ -45,7 +46,7 @@ export function registerAnalyticsRoutes(app: App, deps: ModuleDeps): void {
   );
 
   const simple = [
-    ['/analytics/support', 'getSupportAnalytics', 'Support aggregates', 'Tickets created, currently open, closed in the period, support updates, aged open (over 7 days), by employee, by customer.', SupportReport, service.supportReport],
+    ['/analytics/support', 'getSupportAnalytics', 'Support aggregates', 'Tickets created, currently open, closed in the period, support updates, aged open (over 7 days), by employee, by customer.', SupportReport, supportReport],
     ['/analytics/team', 'getTeamAnalytics', 'Per-user totals', 'Per team user: deals created, won, lost, activities, tickets closed, support logs.', TeamReport, service.teamReport],
     ['/analytics/customers', 'getCustomerAnalytics', 'Customer health', 'Customer org rankings by numeric facts, and the orgs with open support and open deals now.', CustomersReport, service.customersReport],
     ['/analytics/activity', 'getActivityAnalytics', 'Activity volume mix', 'Timeline activities by kind and support logs, by source.', ActivityReport, service.activityReport],

@@ -2,6 +2,7 @@ import { notFound } from '../../lib/errors.ts';
 import { DAY_MS, change, winRate, type Period } from './analytics.period.ts';
 import { buildReport, byIdNullLast, renderCents, type ReportContext } from './analytics.report.ts';
 import * as repo from './analytics.sales.repository.ts';
+import * as rollup from './analytics.rollup.repository.ts';
 import { accountUsers, userExists } from './analytics.team.repository.ts';
 import { FUNNEL_STAGES } from './analytics.schemas.ts';
 import { nullableId, num } from './analytics.sql.ts';
@@ -17,11 +18,27 @@ function moneyTotals(rows: { currency: string | null; cents: number | null }[]) 
     .map(([currency, cents]) => ({ currency, value: renderCents(cents) }));
 }
 
+const userOf = (dim: number) => (Number(dim) === 0 ? null : Number(dim));
+
+/** Whole-day periods read the daily rollup; others (and closer counts for one owner, which the rollup does not pair) read the deals. */
+async function createdPerOwner(ctx: ReportContext, p: Period, f: repo.SalesFilter) {
+  if (!rollup.wholeDays(p)) return repo.createdPerOwner(ctx.db, ctx.accountId, p, f);
+  const r = await rollup.byDimension(ctx.db, ctx.accountId, p, ['deal_created'], f.ownerUserId);
+  return r.map((x) => ({ user_id: userOf(x.dim), n: x.deal_created }));
+}
+
+async function closedPerRep(ctx: ReportContext, p: Period, f: repo.SalesFilter) {
+  if (!rollup.wholeDays(p) || (f.by === 'closer' && f.ownerUserId !== undefined)) return repo.closedPerRep(ctx.db, ctx.accountId, p, f);
+  const [won, lost] = f.by === 'closer' ? (['deal_won_closer', 'deal_lost_closer'] as const) : (['deal_won_owner', 'deal_lost_owner'] as const);
+  const r = await rollup.byDimension(ctx.db, ctx.accountId, p, [won, lost], f.ownerUserId);
+  return r.map((x) => ({ user_id: userOf(x.dim), won: (x as Record<string, number>)[won], lost: (x as Record<string, number>)[lost] }));
+}
+
 async function periodMetrics(ctx: ReportContext, p: Period, f: repo.SalesFilter, names: Map<number, string>) {
   const { db, accountId } = ctx;
   const [created, closed, reasons, reach] = await Promise.all([
-    repo.createdPerOwner(db, accountId, p, f),
-    repo.closedPerRep(db, accountId, p, f),
+    createdPerOwner(ctx, p, f),
+    closedPerRep(ctx, p, f),
     repo.lostReasons(db, accountId, p, f),
     repo.funnelReach(db, accountId, p, f),
   ]);

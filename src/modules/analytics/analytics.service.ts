@@ -1,63 +1,28 @@
 import type { Executor } from '../../db/database.ts';
-import { DAY_MS, change, changesOf, isoWeekLabel, weekIndex, weeksOf, type Period } from './analytics.period.ts';
-import { buildReport, byIdNullLast, sumRows, type ReportContext } from './analytics.report.ts';
-import { activityByKind, weeklyCounts } from './analytics.activity.repository.ts';
+import { changesOf, isoWeekLabel, weekIndex, weeksOf, type Period } from './analytics.period.ts';
+import { buildReport, sumRows, type ReportContext } from './analytics.report.ts';
+import { activityByKind, weeklyCounts, type WeekCounts } from './analytics.activity.repository.ts';
 import * as customers from './analytics.customers.repository.ts';
-import * as support from './analytics.support.repository.ts';
-import { accountUsers, teamCounts } from './analytics.team.repository.ts';
-import { ACTIVITY_KINDS, CUSTOMER_TOTALS, SUPPORT_TOTALS, TEAM_TOTALS, TREND_FACTS } from './analytics.schemas.ts';
+import { accountUsers, teamCounts, type TeamCounts } from './analytics.team.repository.ts';
+import * as rollup from './analytics.rollup.repository.ts';
+import { ACTIVITY_KINDS, CUSTOMER_TOTALS, TEAM_TOTALS, TREND_FACTS } from './analytics.schemas.ts';
 import { nullableId, num } from './analytics.sql.ts';
 
-const AGED_MS = 7 * DAY_MS;
 const BY_CUSTOMER_LIMIT = 50;
 const RANKING_LIMIT = 10;
 
-async function userNames(db: Executor, accountId: number) {
-  return new Map((await accountUsers(db, accountId)).map((u) => [Number(u.id), u]));
-}
-
-async function orgNameMap(db: Executor, accountId: number, ids: number[]) {
+export async function orgNameMap(db: Executor, accountId: number, ids: number[]) {
   return new Map((await customers.orgNames(db, accountId, [...new Set(ids)])).map((o) => [Number(o.id), o.name]));
 }
 
-export async function supportReport(ctx: ReportContext) {
-  const { db, accountId } = ctx;
-  const users = await userNames(db, accountId);
-  const facts = ['created', 'closed', 'support_updates', 'currently_open'] as const;
-  const metrics = async (p: Period) => {
-    const [employees, orgs] = await Promise.all([
-      support.supportByEmployee(db, accountId, p),
-      support.supportByCustomer(db, accountId, p, BY_CUSTOMER_LIMIT),
-    ]);
-    const names = await orgNameMap(db, accountId, orgs.map((o) => Number(o.key)));
-    const totals = sumRows(employees as never, facts);
-    const pick = (r: support.SupportCounts) => Object.fromEntries(facts.map((k) => [k, num(r[k])]));
-    return {
-      metrics: {
-        created: totals.created,
-        closed: totals.closed,
-        support_updates: totals.support_updates,
-        by_employee: employees
-          .map((r) => ({ id: nullableId(r.key), r }))
-          .sort((a, b) => byIdNullLast(a.id, b.id))
-          .map(({ id, r }) => ({ user_id: id, display_name: id === null ? null : (users.get(id)?.display_name ?? null), ...pick(r) })),
-        by_customer: orgs.map((r) => ({ org_id: Number(r.key), name: names.get(Number(r.key)) ?? '', ...pick(r) })),
-      },
-      currently_open: totals.currently_open,
-    };
-  };
-  // currently_open is "now": every period's pass sees the same value, so it is read from the current one.
-  let currentlyOpen = 0;
-  return buildReport(
-    ctx,
-    async (p) => {
-      const m = await metrics(p);
-      if (p === ctx.range.current) currentlyOpen = m.currently_open;
-      return m.metrics;
-    },
-    async () => ({ aged_open: await support.openTicketsCreatedBefore(db, accountId, ctx.now - AGED_MS) }),
-    (c, p) => Object.fromEntries(SUPPORT_TOTALS.map((k) => [k, change(c[k], p[k])])),
-  ).then((r) => ({ ...r, currently_open: currentlyOpen }));
+const TEAM_FACTS = ['deal_created', 'deal_won_owner', 'deal_lost_owner', 'activity_user', 'ticket_closed', 'support_log'] as const;
+
+async function teamRows(db: Executor, accountId: number, p: Period): Promise<TeamCounts[]> {
+  if (!rollup.wholeDays(p)) return teamCounts(db, accountId, p);
+  return (await rollup.byDimension(db, accountId, p, TEAM_FACTS)).map((r) => ({
+    user_id: Number(r.dim) === 0 ? null : Number(r.dim),
+    ...(Object.fromEntries(TEAM_TOTALS.map((k, i) => [k, r[TEAM_FACTS[i]]])) as Omit<TeamCounts, 'user_id'>),
+  }));
 }
 
 export async function teamReport(ctx: ReportContext) {
@@ -66,7 +31,7 @@ export async function teamReport(ctx: ReportContext) {
   return buildReport(
     ctx,
     async (p) => {
-      const rows = await teamCounts(db, accountId, p);
+      const rows = await teamRows(db, accountId, p);
       const byUser = new Map(rows.map((r) => [nullableId(r.user_id), r]));
       return {
         users: users.map((u) => {
@@ -124,11 +89,20 @@ export async function customersReport(ctx: ReportContext) {
   );
 }
 
+async function activityRows(db: Executor, accountId: number, p: Period): Promise<{ kind: string; n: number }[]> {
+  if (!rollup.wholeDays(p)) return activityByKind(db, accountId, p);
+  const r = await rollup.byDimension(db, accountId, p, ['activity_kind', 'support_log']);
+  return [
+    ...r.filter((x) => num(x.activity_kind) !== 0).map((x) => ({ kind: rollup.KIND_CODES[Number(x.dim)], n: num(x.activity_kind) })),
+    { kind: 'support_log', n: r.reduce((sum, x) => sum + num(x.support_log), 0) },
+  ];
+}
+
 export async function activityReport(ctx: ReportContext) {
   return buildReport(
     ctx,
     async (p) => {
-      const rows = await activityByKind(ctx.db, ctx.accountId, p);
+      const rows = await activityRows(ctx.db, ctx.accountId, p);
       const count = (kind: string) => num(rows.find((r) => r.kind === kind)?.n);
       const by_kind = Object.fromEntries(ACTIVITY_KINDS.map((k) => [k, count(k)])) as Record<string, number>;
       const timeline = ACTIVITY_KINDS.reduce((s, k) => s + by_kind[k], 0);
@@ -140,11 +114,21 @@ export async function activityReport(ctx: ReportContext) {
   );
 }
 
+const TREND_ROLLUP = ['deal_created', 'deal_won_owner', 'deal_lost_owner', 'activity_kind', 'ticket_created', 'ticket_closed', 'support_log'] as const;
+
+async function weekRows(db: Executor, accountId: number, p: Period): Promise<WeekCounts[]> {
+  if (!rollup.wholeDays(p)) return weeklyCounts(db, accountId, p);
+  return (await rollup.byWeek(db, accountId, p, TREND_ROLLUP)).map((r) => ({
+    week: num(r.week),
+    ...(Object.fromEntries(TREND_FACTS.map((k, i) => [k, num(r[TREND_ROLLUP[i]])])) as Omit<WeekCounts, 'week'>),
+  }));
+}
+
 export async function trendsReport(ctx: ReportContext) {
   return buildReport(
     ctx,
     async (p) => {
-      const rows = await weeklyCounts(ctx.db, ctx.accountId, p);
+      const rows = await weekRows(ctx.db, ctx.accountId, p);
       const byWeek = new Map(rows.map((r) => [num(r.week), r]));
       const weeks = weeksOf(p).map((monday) => {
         const r = byWeek.get(weekIndex(monday));

@@ -52,3 +52,9 @@ export async function openTicketsCreatedBefore(db: Executor, accountId: number, 
     select count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} and created_at < ${before}`);
   return Number(r.n);
 }
+
+/** Open or pending tickets now, per owner (null: unassigned). */
+export function openTicketsPerOwner(db: Executor, accountId: number) {
+  return rows<{ key: number | null; n: number }>(db, sql`
+    select owner_user_id as ${sql.ref('key')}, count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} group by owner_user_id`);
+}

@@ -1,0 +1,45 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import { DAY_MS, type Period } from './analytics.period.ts';
+import { rows } from './analytics.sql.ts';
+
+/**
+ * Reads of `analytics_daily`, the trigger-maintained daily rollup (migration
+ * 2026-11-21T0160_analytics). It answers periods made of whole UTC days (every preset, and
+ * custom ranges of bare dates); other periods read the records themselves.
+ */
+export function wholeDays(p: Period): boolean {
+  return p.from % DAY_MS === 0 && p.to % DAY_MS === 0;
+}
+
+export type Fact =
+  | 'deal_created' | 'deal_won_owner' | 'deal_lost_owner' | 'deal_won_closer' | 'deal_lost_closer'
+  | 'activity_kind' | 'activity_user' | 'ticket_created' | 'ticket_closed' | 'support_log';
+
+/** Activity kinds as the rollup codes them. */
+export const KIND_CODES: Record<number, 'note' | 'email' | 'call' | 'meeting'> = { 1: 'note', 2: 'email', 3: 'call', 4: 'meeting' };
+
+function columns(facts: readonly Fact[]) {
+  return sql.join(facts.map((f) => sql`sum(case when fact = ${f} then n else 0 end) as ${sql.ref(f)}`));
+}
+
+function scope(accountId: number, p: Period, facts: readonly Fact[]) {
+  return sql`account_id = ${accountId} and fact in (${sql.join([...facts])}) and day >= ${p.from / DAY_MS} and day < ${p.to / DAY_MS}`;
+}
+
+/** Per dimension (user id, kind code; 0 for none), one summed column per fact. Dimensions whose facts all sum to zero are left out. */
+export function byDimension<F extends Fact>(db: Executor, accountId: number, p: Period, facts: readonly F[], onlyDim?: number) {
+  const dim = onlyDim === undefined ? sql`` : sql`and dim = ${onlyDim}`;
+  return rows<{ dim: number } & Record<F, number>>(db, sql`
+    select dim, ${columns(facts)} from analytics_daily
+    where ${scope(accountId, p, facts)} ${dim}
+    group by dim having sum(n) <> 0`);
+}
+
+/** Per ISO week (weeks since Monday 1970-01-05, i.e. day 4), one summed column per fact. */
+export function byWeek<F extends Fact>(db: Executor, accountId: number, p: Period, facts: readonly F[]) {
+  return rows<{ week: number } & Record<F, number>>(db, sql`
+    select (day - 4) / 7 as week, ${columns(facts)} from analytics_daily
+    where ${scope(accountId, p, facts)}
+    group by (day - 4) / 7`);
+}

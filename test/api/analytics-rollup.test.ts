@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { engines } from '../helpers/engines.ts';
+import { call, createHarness, createTestAccount, FixedClock, type Harness } from '../helpers/harness.ts';
+import { activity, at, buildFixture, deal, log, org, ticket, user } from './analytics-fixture.ts';
+
+const ENDPOINTS = ['sales', 'support', 'team', 'customers', 'activity', 'trends'];
+const NOW = '2026-11-21T12:00:00.000Z';
+
+for (const engine of engines()) {
+  describe(`analytics daily rollup: kept exact by triggers, equal to counting the records [${engine}]`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await createHarness(engine, { clock: new FixedClock(NOW) });
+    });
+    after(() => h.close());
+    const get = async (key: string, endpoint: string, query: Record<string, string | number> = {}) => {
+      const res = await call(h, 'GET', `/api/v1/analytics/${endpoint}`, { key, query });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json();
+    };
+
+    test('a period that is not whole days reads the records: the fixture plus one lost deal at 23:59:59.999 before it', async () => {
+      const a = await createTestAccount(h);
+      const f = await buildFixture(h, a.accountId, a.ownerId);
+      const q = { from: '2026-10-31T23:59:59.999Z', to: '2026-11-30T23:59:59.998Z' };
+      const sales = await get(a.key, 'sales', q);
+      assert.equal(sales.range, 'custom');
+      assert.deepEqual(sales.period, { from: '2026-10-31T23:59:59.999Z', to: '2026-11-30T23:59:59.999Z' });
+      assert.deepEqual([sales.created, sales.won, sales.lost, sales.win_rate], [4, 2, 2, 50]);
+      assert.deepEqual(sales.by_rep.map((r: any) => [r.user_id, r.created, r.won, r.lost]), [[f.alice, 3, 1, 2], [f.bob, 1, 1, 0]]);
+      assert.deepEqual(sales.lost_reasons, [{ code: 'price', label: 'Too expensive', count: 1 }, { code: null, label: null, count: 1 }]);
+      assert.deepEqual((await get(a.key, 'team', q)).totals, { deals_created: 4, deals_won: 2, deals_lost: 2, activities: 4, tickets_closed: 1, support_logs: 4 });
+      const support = await get(a.key, 'support', q);
+      assert.deepEqual([support.created, support.closed, support.support_updates, support.currently_open], [3, 1, 4, 4]);
+      assert.deepEqual(support.by_employee.map((r: any) => [r.user_id, r.created, r.closed, r.support_updates, r.currently_open]), [[f.alice, 1, 1, 2, 1], [f.bob, 1, 0, 1, 2], [null, 1, 0, 1, 1]]);
+      assert.equal((await get(a.key, 'activity', q)).total, 8);
+      const trends = await get(a.key, 'trends', q);
+      assert.deepEqual(trends.weeks.map((w: any) => [w.week, w.deals_won, w.deals_lost]), [
+        ['2026-W44', 1, 1], ['2026-W45', 0, 0], ['2026-W46', 1, 1], ['2026-W47', 0, 0], ['2026-W48', 0, 0], ['2026-W49', 0, 0],
+      ]);
+    });
+
+    test('inserts, updates (owner, status, closed_at, kind, author) and deletes, cascades included, move every number', async () => {
+      const a = await createTestAccount(h);
+      const alice = await user(h, a.accountId, 'Alice');
+      const bob = await user(h, a.accountId, 'Bob');
+      const o = await org(h, a.accountId, 'Acme');
+      const id = await deal(h, a.accountId, { org: o, owner: alice, created: '2026-11-02T00:00:00', status: 'new' });
+      await activity(h, a.accountId, id, o, 'note', alice, '2026-11-03T00:00:00');
+      const team = async (range = 'this_month') => (await get(a.key, 'team', { range })).users.filter((u: any) => u.user_id !== a.ownerId)
+        .map((u: any) => [u.deals_created, u.deals_won, u.deals_lost, u.activities, u.tickets_closed, u.support_logs]);
+      assert.deepEqual(await team(), [[1, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0]]);
+
+      const update = (values: Record<string, unknown>) => h.db.updateTable('deals').set(values).where('id', '=', id).execute();
+      await update({ owner_user_id: bob });
+      assert.deepEqual(await team(), [[0, 0, 0, 1, 0, 0], [1, 0, 0, 0, 0, 0]]);
+      await update({ status: 'won', closed_at: at('2026-11-10T00:00:00'), closed_by_user_id: alice });
+      assert.deepEqual(await team(), [[0, 0, 0, 1, 0, 0], [1, 1, 0, 0, 0, 0]]);
+      assert.deepEqual((await get(a.key, 'sales', { by: 'closer' })).by_rep.map((r: any) => [r.user_id, r.won]), [[alice, 1], [bob, 0]]);
+      await update({ closed_at: at('2026-10-10T00:00:00') });
+      assert.deepEqual([(await get(a.key, 'sales')).won, (await get(a.key, 'sales', { range: 'last_month' })).won], [0, 1]);
+      await update({ status: 'lost', closed_at: at('2026-11-11T00:00:00') });
+      assert.deepEqual(await team(), [[0, 0, 0, 1, 0, 0], [1, 0, 1, 0, 0, 0]]);
+      await update({ status: 'qualified', closed_at: null, closed_by_user_id: null });
+      assert.deepEqual(await team(), [[0, 0, 0, 1, 0, 0], [1, 0, 0, 0, 0, 0]]);
+      await update({ title: 'renamed', created_at: at('2026-10-02T00:00:00') });
+      assert.deepEqual([(await get(a.key, 'sales')).created, (await get(a.key, 'sales', { range: 'last_month' })).created], [0, 1]);
+
+      await h.db.updateTable('deal_activities').set({ event_type: 'call', user_id: bob }).where('deal_id', '=', id).execute();
+      assert.deepEqual((await get(a.key, 'activity')).by_kind, { note: 0, email: 0, call: 1, meeting: 0 });
+      assert.deepEqual(await team(), [[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0]]);
+
+      const t = await ticket(h, a.accountId, { org: o, owner: alice, created: '2026-11-04T00:00:00', status: 'open' });
+      await log(h, a.accountId, t, o, bob, '2026-11-05T00:00:00');
+      await h.db.updateTable('tickets').set({ status: 'closed', closed_at: at('2026-11-06T00:00:00') }).where('id', '=', t).execute();
+      assert.deepEqual(await team(), [[0, 0, 0, 0, 1, 0], [0, 0, 0, 1, 0, 1]]);
+      const support = await get(a.key, 'support');
+      assert.deepEqual([support.created, support.closed, support.support_updates, support.currently_open], [1, 1, 1, 0]);
+      await h.db.updateTable('tickets').set({ status: 'open', closed_at: null }).where('id', '=', t).execute();
+      await h.db.updateTable('support_logs').set({ author_user_id: null }).where('ticket_id', '=', t).execute();
+      assert.deepEqual(await team(), [[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0]]);
+      assert.equal((await get(a.key, 'support')).support_updates, 1);
+
+      // Deleting the deal cascades to its activities and history; the ticket's logs go with the ticket.
+      await h.db.deleteFrom('deals').where('id', '=', id).execute();
+      await h.db.deleteFrom('tickets').where('id', '=', t).execute();
+      for (const range of ['this_month', 'last_month']) {
+        const numbers = JSON.stringify(await get(a.key, 'trends', { range, compare: 1 }), (k, v) => (['period', 'weeks', 'week'].includes(k) ? undefined : v)).match(/":[1-9]/g);
+        assert.equal(numbers, null, range);
+      }
+      const rollup = await h.db.selectFrom('analytics_daily').select((e) => e.fn.sum<number>('n').as('n')).where('account_id', '=', a.accountId).executeTakeFirstOrThrow();
+      assert.equal(Number(rollup.n ?? 0), 0);
+    });
+
+    test('property: for random records, the rollup (this_year) and the records (the same year as date-times) give the same JSON', async () => {
+      const dayMs = 86_400_000;
+      const year = at('2026-01-01T00:00:00');
+      // Instants from mid-2025 to early 2027, never the very last millisecond of 2026 (the one the two periods differ on).
+      const instant = fc.integer({ min: year - 200 * dayMs, max: year + 400 * dayMs }).filter((t) => t !== at('2026-12-31T23:59:59.999'));
+      const record = fc.record({
+        created: instant, closedAfter: fc.option(fc.integer({ min: 0, max: 90 * dayMs })), status: fc.constantFrom('new', 'proposal', 'won', 'lost', 'open', 'pending', 'closed'),
+        owner: fc.integer({ min: 0, max: 2 }), closer: fc.integer({ min: 0, max: 2 }), kind: fc.constantFrom('note', 'email', 'call', 'meeting' as const), org: fc.integer({ min: 0, max: 1 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.array(record, { minLength: 1, maxLength: 12 }), async (records) => {
+          const a = await createTestAccount(h);
+          const users = [null, await user(h, a.accountId, 'U1'), await user(h, a.accountId, 'U2')];
+          const orgs = [await org(h, a.accountId, 'O1'), await org(h, a.accountId, 'O2')];
+          const iso = (ms: number) => new Date(ms).toISOString().slice(0, -1);
+          for (const r of records) {
+            const closed = r.closedAfter === null ? undefined : iso(r.created + r.closedAfter);
+            const isDeal = ['new', 'proposal', 'won', 'lost'].includes(r.status);
+            if (isDeal) {
+              const final = r.status as 'new' | 'proposal' | 'won' | 'lost';
+              const closedDeal = final === 'won' || final === 'lost';
+              const id = await deal(h, a.accountId, { org: orgs[r.org], owner: users[r.owner], created: iso(r.created), status: final,
+                closed: closedDeal ? (closed ?? iso(r.created)) : undefined, closedBy: closedDeal ? users[r.closer] : null, moves: final === 'new' ? [] : [[final, closed ?? iso(r.created)]] });
+              await activity(h, a.accountId, id, orgs[r.org], r.kind, users[r.closer], iso(r.created + (r.closedAfter ?? 0)));
+            } else {
+              const t = await ticket(h, a.accountId, { org: orgs[r.org], owner: users[r.owner], created: iso(r.created), status: r.status as 'open' | 'pending' | 'closed',
+                closed: r.status === 'closed' ? (closed ?? iso(r.created)) : undefined });
+              await log(h, a.accountId, t, orgs[r.org], users[r.closer], iso(r.created + (r.closedAfter ?? 0)));
+            }
+          }
+          for (const endpoint of ENDPOINTS) {
+            const strip = (b: any) => JSON.stringify(b, (k, v) => (k === 'period' || k === 'range' ? undefined : v));
+            const byDays = await get(a.key, endpoint, { range: 'this_year', compare: 1 });
+            const byRecords = await get(a.key, endpoint, { from: '2026-01-01T00:00:00Z', to: '2026-12-31T23:59:59.998Z', compare: 1 });
+            assert.equal(byRecords.period.to, '2026-12-31T23:59:59.999Z');
+            assert.equal(strip(byRecords), strip(byDays), endpoint);
+          }
+        }),
+        { numRuns: 25 },
+      );
+    });
+  });
+}
