@@ -1,0 +1,82 @@
+import { createServer, type Server } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+  at: number;
+}
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  delayMs?: number;
+  /** Drop the connection without answering. */
+  destroy?: boolean;
+}
+
+export interface Receiver {
+  url(path: string): string;
+  port: number;
+  received: Received[];
+  on(path: string, handler: (req: Received, n: number) => Reply): void;
+  /** Resolves once `predicate` holds over the received requests (polls). */
+  waitFor(predicate: (r: Received[]) => boolean, timeoutMs?: number): Promise<void>;
+  inFlight(): number;
+  close(): Promise<void>;
+  server: Server;
+}
+
+/** A real HTTPS receiver on 127.0.0.1 that records the raw bytes and headers of every request. */
+export async function startReceiver(tls: { key: string; cert: string }): Promise<Receiver> {
+  const received: Received[] = [];
+  const handlers = new Map<string, (req: Received, n: number) => Reply>();
+  const counts = new Map<string, number>();
+  let inFlight = 0;
+  const server = createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 60_000 }, (req, res) => {
+    const chunks: Buffer[] = [];
+    inFlight++;
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const rec: Received = { path, headers: req.headers, raw: Buffer.concat(chunks), at: Date.now() };
+      received.push(rec);
+      const n = (counts.get(path) ?? 0) + 1;
+      counts.set(path, n);
+      const reply = handlers.get(path)?.(rec, n) ?? {};
+      const answer = () => {
+        inFlight--;
+        if (reply.destroy) return req.socket.destroy();
+        res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...(reply.headers ?? {}) });
+        res.end(reply.body ?? 'ok');
+      };
+      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    received,
+    url: (path) => `https://127.0.0.1:${port}${path}`,
+    on: (path, handler) => void handlers.set(path, handler),
+    inFlight: () => inFlight,
+    async waitFor(predicate, timeoutMs = 20_000) {
+      const end = Date.now() + timeoutMs;
+      while (!predicate(received)) {
+        if (Date.now() > end) throw new Error(`receiver: condition not met within ${timeoutMs} ms (${received.length} received)`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import type { Config } from '../../../src/config.ts';
+import { emitEvent } from '../../../src/modules/events/outbox.ts';
+import type { EventEntities, EventType } from '../../../src/modules/events/catalog.ts';
+import { Dispatcher, type DispatcherOptions } from '../../../src/modules/webhooks/dispatcher.ts';
+import { call, createHarness, FixedClock, type Harness, type TestAccount } from '../../helpers/harness.ts';
+import type { EngineName } from '../../helpers/engines.ts';
+import { makeTestPki, type TestPki } from './tls.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+
+let pki: TestPki | null = null;
+export function testPki(): TestPki {
+  pki ??= makeTestPki();
+  return pki;
+}
+
+export interface WebhookEnv {
+  h: Harness;
+  clock: FixedClock;
+  receiver: Receiver;
+  pki: TestPki;
+  dispatcher(over?: Partial<Omit<DispatcherOptions, 'config'>> & { config?: Partial<Config> }): Dispatcher;
+  close(): Promise<void>;
+}
+
+/** A harness that may target 127.0.0.1, a real HTTPS receiver trusted through the dispatcher's CA option. */
+export async function webhookEnv(engine: EngineName, env: Record<string, string> = {}): Promise<WebhookEnv> {
+  const p = testPki();
+  // Whole seconds, near real time, so Standard Webhooks' 5-minute tolerance holds for real verifiers.
+  const clock = new FixedClock(Math.floor(Date.now() / 1000) * 1000);
+  const h = await createHarness(engine, { clock, env: { CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1', CUSTOPS_WEBHOOK_TIMEOUT_MS: '1000', ...env } });
+  const receiver = await startReceiver(p);
+  const made: Dispatcher[] = [];
+  return {
+    h,
+    clock,
+    receiver,
+    pki: p,
+    dispatcher(over = {}) {
+      const { config, ...rest } = over;
+      const d = new Dispatcher({ database: h.database.handle, config: { ...h.config, ...config }, clock, ca: p.ca, random: () => 0.5, ...rest });
+      made.push(d);
+      return d;
+    },
+    async close() {
+      for (const d of made) await d.stop();
+      await receiver.close();
+      await h.close();
+    },
+  };
+}
+
+export async function createEndpoint(h: Harness, a: TestAccount, url: string, eventTypes: string[], extra: Record<string, unknown> = {}) {
+  const res = await call(h, 'POST', '/api/v1/webhooks/endpoints', { key: a.key, body: { name: 'hook', url, event_types: eventTypes, ...extra } });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json() as { id: number; secret: string };
+}
+
+export async function emit<T extends EventType>(h: Harness, accountId: number, type: T, entity: EventEntities[T], orgId = 7) {
+  return h.db.transaction().execute((trx) => emitEvent(trx, { accountId, orgId, type, entity, now: h.clock.now() }));
+}
+
+const deal = { id: 11, title: 'Renewal 2027', status: 'won' };
+export const SAMPLE_ENTITIES: { [K in EventType]: EventEntities[K] } = {
+  'deal.created': { deal_id: 11, deal: { ...deal, status: 'new' } },
+  'deal.won': { deal_id: 11, deal },
+  'deal.lost': { deal_id: 11, deal: { ...deal, status: 'lost' }, lost_reason: { code: 'price', label: 'Too expensive' } },
+  'deal.activity.created': { deal_id: 11, entity_type: 'deal_activity', entity_id: 5, activity: { id: 5, event_type: 'call', message: 'Called — left a voicemail ✓' } },
+  'support.ticket.opened': { slog_id: 3, slog: { id: 3, title: 'Cannot log in', status: 'open' } },
+  'support.ticket.closed': { slog_id: 3, slog: { id: 3, title: 'Cannot log in', status: 'closed' } },
+  'support.log.created': { support_log_id: 9, support_log: { id: 9, note: 'Reset the password', channel: 'api' } },
+};
+
+/** Runs `fn` with Date.now() answering the fake clock (for verifiers that read the real time). */
+export function atClock<T>(clock: FixedClock, fn: () => T): T {
+  const real = Date.now;
+  Date.now = () => clock.now();
+  try {
+    return fn();
+  } finally {
+    Date.now = real;
+  }
+}
