@@ -94,6 +94,38 @@ for (const engine of engines()) {
       assert.equal(Number(rollup.n ?? 0), 0);
     });
 
+    test('the funnel rollup follows history inserts, updates and deletes, owner and creation changes, and deal deletion', async () => {
+      const a = await createTestAccount(h);
+      const alice = await user(h, a.accountId, 'Alice');
+      const bob = await user(h, a.accountId, 'Bob');
+      const o = await org(h, a.accountId, 'Acme');
+      const id = await deal(h, a.accountId, { org: o, owner: alice, created: '2026-11-02T00:00:00', status: 'qualified', moves: [['qualified', '2026-11-03T00:00:00']] });
+      await deal(h, a.accountId, { org: o, owner: bob, created: '2026-11-04T00:00:00', status: 'lost', moves: [['lost', '2026-11-05T00:00:00']] });
+      const funnel = async (query: Record<string, string | number> = {}) => Object.values((await get(a.key, 'sales', query)).funnel);
+      assert.deepEqual(await funnel(), [2, 1, 0, 0, 0]);
+      const add = (to: 'proposal' | 'won' | 'negotiation', when: string) =>
+        h.db.insertInto('deal_status_history').values({ account_id: a.accountId, deal_id: id, from_status: null, to_status: to, changed_by_user_id: null, changed_at: at(when) }).returning('id').executeTakeFirstOrThrow();
+      const won = await add('won', '2026-11-06T00:00:00');
+      assert.deepEqual(await funnel(), [2, 1, 1, 1, 1]);
+      const proposal = await add('proposal', '2026-11-07T00:00:00');
+      assert.deepEqual(await funnel(), [2, 1, 1, 1, 1], 'a lower stage later does not lower the furthest one');
+      await h.db.deleteFrom('deal_status_history').where('id', '=', Number(won.id)).execute();
+      assert.deepEqual(await funnel(), [2, 1, 1, 0, 0], 'deleting the furthest row falls back to the next one');
+      await h.db.updateTable('deal_status_history').set({ to_status: 'negotiation' }).where('id', '=', Number(proposal.id)).execute();
+      assert.deepEqual(await funnel(), [2, 1, 1, 1, 0]);
+      assert.deepEqual(await funnel({ owner_user_id: alice }), [1, 1, 1, 1, 0]);
+      await h.db.updateTable('deals').set({ owner_user_id: bob }).where('id', '=', id).execute();
+      assert.deepEqual(await funnel({ owner_user_id: alice }), [0, 0, 0, 0, 0]);
+      assert.deepEqual(await funnel({ owner_user_id: bob }), [2, 1, 1, 1, 0]);
+      await h.db.updateTable('deals').set({ created_at: at('2026-10-02T00:00:00') }).where('id', '=', id).execute();
+      assert.deepEqual(await funnel(), [1, 0, 0, 0, 0]);
+      assert.deepEqual(await funnel({ range: 'last_month' }), [1, 1, 1, 1, 0]);
+      await h.db.deleteFrom('deals').where('id', '=', id).execute();
+      assert.deepEqual(await funnel({ range: 'last_month' }), [0, 0, 0, 0, 0]);
+      const left = await h.db.selectFrom('analytics_daily').select((e) => e.fn.sum<number>('n').as('n')).where('account_id', '=', a.accountId).where('fact', '=', 'funnel').executeTakeFirstOrThrow();
+      assert.equal(Number(left.n), 1, 'only the lost deal is left in the funnel rollup');
+    });
+
     test('property: for random records, the rollup (this_year) and the records (the same year as date-times) give the same JSON', async () => {
       const dayMs = 86_400_000;
       const year = at('2026-01-01T00:00:00');
@@ -116,7 +148,7 @@ for (const engine of engines()) {
               const final = r.status as 'new' | 'proposal' | 'won' | 'lost';
               const closedDeal = final === 'won' || final === 'lost';
               const id = await deal(h, a.accountId, { org: orgs[r.org], owner: users[r.owner], created: iso(r.created), status: final,
-                closed: closedDeal ? (closed ?? iso(r.created)) : undefined, closedBy: closedDeal ? users[r.closer] : null, moves: final === 'new' ? [] : [[final, closed ?? iso(r.created)]] });
+                closed: closedDeal ? (closed ?? iso(r.created)) : undefined, closedBy: closedDeal ? users[r.closer] : null, moves: final === 'new' ? [] : [...(r.org ? [['qualified', iso(r.created)]] : []), [final, closed ?? iso(r.created)]] as never });
               await activity(h, a.accountId, id, orgs[r.org], r.kind, users[r.closer], iso(r.created + (r.closedAfter ?? 0)));
             } else {
               const t = await ticket(h, a.accountId, { org: orgs[r.org], owner: users[r.owner], created: iso(r.created), status: r.status as 'open' | 'pending' | 'closed',

@@ -16,6 +16,7 @@ const OPEN_TICKET = "status in ('open', 'pending')";
 const INDEXES: [name: string, table: string, columns: string, where?: string][] = [
   ['analytics_deals_created_idx', 'deals', 'account_id, created_at, owner_user_id, org_id'],
   ['analytics_deals_closed_idx', 'deals', 'account_id, closed_at, status, owner_user_id, closed_by_user_id, org_id', 'closed_at is not null'],
+  ['analytics_deals_lost_idx', 'deals', 'account_id, closed_at, lost_reason_code, lost_reason_label, owner_user_id', "status = 'lost'"],
   ['analytics_deals_open_idx', 'deals', 'account_id, status, currency, value_cents, owner_user_id', OPEN_DEAL],
   ['analytics_deals_open_org_idx', 'deals', 'account_id, org_id', OPEN_DEAL],
   ['analytics_deals_open_followup_idx', 'deals', 'account_id, next_followup_at, owner_user_id', OPEN_DEAL],
@@ -79,6 +80,7 @@ const TABLES: { table: string; columns: string[]; facts: Fact[] }[] = [
     columns: ['author_user_id', 'created_at'],
     facts: [{ fact: 'support_log', at: 'created_at', dim: 'coalesce(r.author_user_id, 0)' }],
   },
+  { table: 'deal_status_history', columns: ['deal_id', 'to_status'], facts: [] },
 ];
 
 const UPSERT = 'on conflict (account_id, fact, day, dim) do update set n = analytics_daily.n + excluded.n';
@@ -100,6 +102,63 @@ function backfill(table: string, f: Fact): string {
     where ${f.when ? r(f.when) : '1 = 1'} group by account_id, ${f.at} / 86400000, ${r(f.dim)} ${UPSERT}`;
 }
 
+
+/**
+ * The funnel rollup: fact `funnel`, dated by the deal's creation day, dimension
+ * owner × 8 + the furthest stage rank its status history reached (new 1, qualified 2,
+ * proposal 3, negotiation 4, won 5; lost ranks as new). Each deal with history counts once, at
+ * its furthest rank; a history row that raises it moves the count, and so do changes of the
+ * deal's owner or creation time and deletions (the deal's share is taken out before the
+ * deal and its history go).
+ */
+const RANK = (col: string) => `case ${col} when 'qualified' then 2 when 'proposal' then 3 when 'negotiation' then 4 when 'won' then 5 else 1 end`;
+const maxRank = (dealId: string, exceptId?: string) =>
+  `(select max(${RANK('to_status')}) from deal_status_history where deal_id = ${dealId}${exceptId ? ` and id <> ${exceptId}` : ''})`;
+const funnelDim = (owner: string, rank: string) => `coalesce(${owner}, 0) * 8 + ${rank}`;
+
+function funnelUpsert(select: string): string {
+  return `insert into analytics_daily (account_id, fact, day, dim, n) ${select} ${UPSERT};`;
+}
+
+/** History row `new` added: when it raises the deal's furthest rank, move the deal's count there. */
+function funnelAdd(row: 'new'): string {
+  const from = `from deals d, (select ${maxRank(`${row}.deal_id`, `${row}.id`)} as r) m where d.id = ${row}.deal_id`;
+  const rank = RANK(`${row}.to_status`);
+  return [
+    funnelUpsert(`select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', 'm.r')}, -1 ${from} and m.r is not null and ${rank} > m.r`),
+    funnelUpsert(`select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', rank)}, 1 ${from} and (m.r is null or ${rank} > m.r)`),
+  ].join('\n');
+}
+
+/** History row `old` removed: when it held the deal's furthest rank alone, move the count down to the next (or out). */
+function funnelRemove(row: 'old'): string {
+  const from = `from deals d, (select ${maxRank(`${row}.deal_id`, `${row}.id`)} as r) m where d.id = ${row}.deal_id`;
+  const rank = RANK(`${row}.to_status`);
+  return [
+    funnelUpsert(`select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', rank)}, -1 ${from} and ${rank} > coalesce(m.r, 0)`),
+    funnelUpsert(`select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', 'm.r')}, 1 ${from} and m.r is not null and ${rank} > m.r`),
+  ].join('\n');
+}
+
+/** A deal's count at its furthest rank, with `sign`, for the deal row `row` (new or old). */
+function funnelOfDeal(row: 'new' | 'old', sign: 1 | -1, when = '1 = 1'): string {
+  return funnelUpsert(`select ${row}.account_id, 'funnel', ${row}.created_at / 86400000, ${funnelDim(`${row}.owner_user_id`, 'm.r')}, ${sign}
+    from (select ${maxRank(`${row}.id`)} as r) m where m.r is not null and ${when}`);
+}
+
+const DEAL_MOVED = 'old.created_at / 86400000 <> new.created_at / 86400000 or coalesce(old.owner_user_id, 0) <> coalesce(new.owner_user_id, 0)';
+
+const FUNNEL_BACKFILL = `insert into analytics_daily (account_id, fact, day, dim, n)
+  select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', 'm.r')}, count(*)
+  from deals d join (select deal_id, max(${RANK('to_status')}) as r from deal_status_history group by deal_id) m on m.deal_id = d.id
+  group by d.account_id, d.created_at / 86400000, ${funnelDim('d.owner_user_id', 'm.r')} ${UPSERT}`;
+
+/** Trigger bodies by table and event, beyond the plain counts. */
+const EXTRA: Record<string, Partial<Record<'ai' | 'au' | 'ad' | 'bd', string>>> = {
+  deals: { au: `${funnelOfDeal('old', -1, `(${DEAL_MOVED})`)}\n${funnelOfDeal('new', 1, `(${DEAL_MOVED})`)}`, bd: funnelOfDeal('old', -1) },
+  deal_status_history: { ai: funnelAdd('new'), au: `${funnelRemove('old')}\n${funnelAdd('new')}`, ad: funnelRemove('old') },
+};
+
 function isSqlite(db: AnyDb): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
@@ -115,25 +174,36 @@ export async function up(db: AnyDb): Promise<void> {
   for (const { table, columns, facts } of TABLES) {
     for (const f of facts) await sql.raw(backfill(table, f)).execute(db);
     const name = `analytics_${table}`;
-    const bodies = { ai: applyRow(facts, 'new', 1), au: `${applyRow(facts, 'old', -1)}\n${applyRow(facts, 'new', 1)}`, ad: applyRow(facts, 'old', -1) };
-    const events = { ai: 'insert', au: `update of ${columns.join(', ')}`, ad: 'delete' };
-    for (const op of ['ai', 'au', 'ad'] as const) {
+    const extra = EXTRA[table] ?? {};
+    const bodies = {
+      ai: `${applyRow(facts, 'new', 1)}\n${extra.ai ?? ''}`,
+      au: `${applyRow(facts, 'old', -1)}\n${applyRow(facts, 'new', 1)}\n${extra.au ?? ''}`,
+      ad: `${applyRow(facts, 'old', -1)}\n${extra.ad ?? ''}`,
+      bd: extra.bd ?? '',
+    };
+    const events = { ai: 'after insert', au: `after update of ${columns.join(', ')}`, ad: 'after delete', bd: 'before delete' };
+    for (const op of OPS) {
+      if (!bodies[op].trim()) continue;
       if (sqlite) {
-        await sql.raw(`create trigger ${name}_${op} after ${events[op]} on ${table} begin\n${bodies[op]}\nend`).execute(db);
+        await sql.raw(`create trigger ${name}_${op} ${events[op]} on ${table} begin\n${bodies[op]}\nend`).execute(db);
       } else {
-        await sql.raw(`create function ${name}_${op}() returns trigger language plpgsql as $fn$ begin\n${bodies[op]}\nreturn null; end $fn$`).execute(db);
-        await sql.raw(`create trigger ${name}_${op} after ${events[op]} on ${table} for each row execute function ${name}_${op}()`).execute(db);
+        // A BEFORE trigger returns the row to let the delete proceed; AFTER triggers' result is ignored.
+        await sql.raw(`create function ${name}_${op}() returns trigger language plpgsql as $fn$ begin\n${bodies[op]}\nreturn ${op === 'bd' ? 'old' : 'null'}; end $fn$`).execute(db);
+        await sql.raw(`create trigger ${name}_${op} ${events[op]} on ${table} for each row execute function ${name}_${op}()`).execute(db);
       }
     }
   }
+  await sql.raw(FUNNEL_BACKFILL).execute(db);
 }
+
+const OPS = ['ai', 'au', 'ad', 'bd'] as const;
 
 export async function down(db: AnyDb): Promise<void> {
   const sqlite = isSqlite(db);
   for (const { table } of TABLES) {
-    for (const op of ['ai', 'au', 'ad']) {
-      await sql.raw(`drop trigger analytics_${table}_${op}${sqlite ? '' : ` on ${table}`}`).execute(db);
-      if (!sqlite) await sql.raw(`drop function analytics_${table}_${op}()`).execute(db);
+    for (const op of OPS) {
+      await sql.raw(`drop trigger if exists analytics_${table}_${op}${sqlite ? '' : ` on ${table}`}`).execute(db);
+      if (!sqlite) await sql.raw(`drop function if exists analytics_${table}_${op}()`).execute(db);
     }
   }
   await sql.raw('drop table analytics_daily').execute(db);

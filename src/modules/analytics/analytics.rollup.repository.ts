@@ -14,7 +14,7 @@ export function wholeDays(p: Period): boolean {
 
 export type Fact =
   | 'deal_created' | 'deal_won_owner' | 'deal_lost_owner' | 'deal_won_closer' | 'deal_lost_closer'
-  | 'activity_kind' | 'activity_user' | 'ticket_created' | 'ticket_closed' | 'support_log';
+  | 'activity_kind' | 'activity_user' | 'ticket_created' | 'ticket_closed' | 'support_log' | 'funnel';
 
 /** Activity kinds as the rollup codes them. */
 export const KIND_CODES: Record<number, 'note' | 'email' | 'call' | 'meeting'> = { 1: 'note', 2: 'email', 3: 'call', 4: 'meeting' };
@@ -42,4 +42,13 @@ export function byWeek<F extends Fact>(db: Executor, accountId: number, p: Perio
     select (day - 4) / 7 as week, ${columns(facts)} from analytics_daily
     where ${scope(accountId, p, facts)}
     group by (day - 4) / 7`);
+}
+
+/** Deals created in the period per furthest funnel rank (fact `funnel`, dimension owner × 8 + rank), optionally of one owner. */
+export function funnelByRank(db: Executor, accountId: number, p: Period, ownerUserId?: number) {
+  const owner = ownerUserId === undefined ? sql`` : sql`and dim >= ${ownerUserId * 8} and dim < ${ownerUserId * 8 + 8}`;
+  return rows<{ stage: number; n: number }>(db, sql`
+    select dim % 8 as stage, sum(n) as n from analytics_daily
+    where account_id = ${accountId} and fact = 'funnel' and day >= ${p.from / DAY_MS} and day < ${p.to / DAY_MS} ${owner}
+    group by dim % 8`);
 }
