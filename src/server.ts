@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import type { App } from './http/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { purgeExpiredKeys } from './modules/idempotency/idempotency.repository.ts';
+import { Dispatcher } from './modules/webhooks/dispatcher.ts';
 
 export interface RunningServer {
   app: App;
@@ -20,12 +21,16 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   const clock = options.clock ?? systemClock;
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
-  const app = await buildApp(config, { database, clock, logger: options.logger });
+  // The embedded webhook dispatcher: woken in-process after each commit that wrote events.
+  let dispatcher: Dispatcher | null = null;
+  const app = await buildApp(config, { database, clock, logger: options.logger, notifyEvents: () => dispatcher?.wake() });
+  dispatcher = new Dispatcher({ database, config, clock, log: app.log });
   const purge = setInterval(() => {
     purgeExpiredKeys(database.db, clock.now()).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
   }, PURGE_EVERY_MS);
   purge.unref();
   await app.listen({ port: config.port, host: config.host });
+  await dispatcher.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
@@ -35,6 +40,7 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
     async stop() {
       clearInterval(purge);
       await app.close();
+      await dispatcher.stop(); // lets the attempts in flight finish and be recorded
       await database.close();
     },
   };
