@@ -21,7 +21,7 @@ import { registerDealRoutes, dealSchemas } from './modules/deals/deals.routes.ts
 import { registerSupportRoutes, supportSchemas } from './modules/support/support.routes.ts';
 import { registerActivityRoutes, activitySchemas } from './modules/activity/activity.routes.ts';
 import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
-import { registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.ts';
+import { registerMetricsRoute, registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.ts';
 
 export const VERSION = '1.0.0';
 export const BODY_LIMIT = 1024 * 1024;
@@ -94,6 +94,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   };
 
   registerMetaRoutes(app, moduleDeps);
+  registerMetricsRoute(app, moduleDeps);
   await app.register(
     async (api) => {
       const v1 = api as unknown as App;

@@ -5,6 +5,7 @@ import { IdParams } from '../../http/schemas.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import * as endpoints from './endpoints.service.ts';
 import * as deliveries from './deliveries.service.ts';
+import { createQueueRegistry, METRICS_CONTENT_TYPE, renderMetrics } from './metrics.ts';
 import {
   CreateEndpointBody, DeliveryList, DeliveryListQuery, EmptyWriteBody, EndpointList, EndpointListQuery, RecoverBody, RecoverResult,
   RotatedEndpoint, UpdateEndpointBody, WebhookAttempt, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointWithSecret,
@@ -165,5 +166,16 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
       },
     },
     async (request, reply) => reply.code(202).send(await deliveries.retryDelivery(deps, request.auth.accountId, request.params.id)),
+  );
+}
+
+/**
+ * `GET /metrics` (Prometheus text format, no key, outside /api/v1): delivery counts by status,
+ * queue depth and oldest due age from the database, plus this process's attempt counters and latency.
+ */
+export function registerMetricsRoute(app: App, deps: ModuleDeps): void {
+  const queue = createQueueRegistry(deps.db, deps.clock);
+  app.get('/metrics', { config: { scope: null }, schema: { hide: true } }, async (_request, reply) =>
+    reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(queue)),
   );
 }
