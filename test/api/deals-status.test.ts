@@ -167,6 +167,16 @@ for (const engine of engines()) {
       assert.deepEqual((await call(h, 'GET', `/api/v1/deals/${deal.id}`, { key: a.key })).json(), deal);
     });
 
+    test('simultaneous moves to won close the deal once: one history row, one deal.won', async () => {
+      const a = await createTestAccount(h);
+      const deal = await create(a, { org_id: await seedOrg(h, a.accountId), status: 'negotiation' });
+      const seen = (await outboxOf(h.db, a.accountId)).length;
+      const answers = await Promise.all(Array.from({ length: 8 }, () => patch(a, deal.id, { status: 'won' })));
+      assert.deepEqual(answers.map((r) => [r.statusCode, r.json().status]), Array.from({ length: 8 }, () => [200, 'won']));
+      assert.deepEqual((await eventsAfter(a, seen)).map((e) => e.event_type), ['deal.won']);
+      assert.deepEqual((await historyOf(h, deal.id)).map((r) => r.to_status), ['negotiation', 'won']);
+    });
+
     test('a failure after the update (outbox down) rolls back the status, history and event', async () => {
       const a = await createTestAccount(h);
       const deal = await create(a, { org_id: await seedOrg(h, a.accountId), status: 'proposal' });
