@@ -38,6 +38,8 @@ const INDEXES: [name: string, table: string, columns: string, where?: string][] 
  */
 interface Fact {
   fact: string;
+  /** `month`: dated by the first day of the record's UTC calendar month (per-org facts, where days would not compress). */
+  bucket?: 'month';
   /** Epoch-ms column that dates the record. */
   at: string;
   /** The dimension expression over the row variable `r`. */
@@ -46,39 +48,57 @@ interface Fact {
   when?: string;
 }
 
+/**
+ * First day (days since 1970-01-01) of the UTC calendar month holding day `d`: the integer
+ * civil-from-days algorithm (H. Hinnant), the same arithmetic on both engines.
+ */
+const monthStart = (d: string) =>
+  `(select ${d} - (doy - (153 * ((5 * doy + 2) / 153) + 2) / 5) from (select doe - (365 * yoe + yoe / 4 - yoe / 100) as doy from ` +
+  `(select doe, (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365 as yoe from ` +
+  `(select (${d} + 719468) - ((${d} + 719468) / 146097) * 146097 as doe) as a) as b) as c)`;
+const dayOf = (f: Fact, column: string) => (f.bucket === 'month' ? monthStart(`${column} / 86400000`) : `${column} / 86400000`);
+
 const KIND = "case r.event_type when 'note' then 1 when 'email' then 2 when 'call' then 3 else 4 end";
 const TABLES: { table: string; columns: string[]; facts: Fact[] }[] = [
   {
     table: 'deals',
-    columns: ['owner_user_id', 'status', 'closed_at', 'closed_by_user_id', 'created_at'],
+    columns: ['owner_user_id', 'status', 'closed_at', 'closed_by_user_id', 'created_at', 'org_id'],
     facts: [
       { fact: 'deal_created', at: 'created_at', dim: 'coalesce(r.owner_user_id, 0)' },
       { fact: 'deal_won_owner', at: 'closed_at', dim: 'coalesce(r.owner_user_id, 0)', when: "r.status = 'won' and r.closed_at is not null" },
       { fact: 'deal_lost_owner', at: 'closed_at', dim: 'coalesce(r.owner_user_id, 0)', when: "r.status = 'lost' and r.closed_at is not null" },
       { fact: 'deal_won_closer', at: 'closed_at', dim: 'coalesce(r.closed_by_user_id, 0)', when: "r.status = 'won' and r.closed_at is not null" },
       { fact: 'deal_lost_closer', at: 'closed_at', dim: 'coalesce(r.closed_by_user_id, 0)', when: "r.status = 'lost' and r.closed_at is not null" },
+      { fact: 'org_deal_created', at: 'created_at', dim: 'r.org_id', bucket: 'month' },
+      { fact: 'org_deal_won', at: 'closed_at', dim: 'r.org_id', bucket: 'month', when: "r.status = 'won' and r.closed_at is not null" },
     ],
   },
   {
     table: 'deal_activities',
-    columns: ['event_type', 'user_id', 'created_at'],
+    columns: ['event_type', 'user_id', 'created_at', 'org_id'],
     facts: [
       { fact: 'activity_kind', at: 'created_at', dim: KIND },
       { fact: 'activity_user', at: 'created_at', dim: 'coalesce(r.user_id, 0)' },
+      { fact: 'org_activity', at: 'created_at', dim: 'r.org_id', bucket: 'month' },
     ],
   },
   {
     table: 'tickets',
-    columns: ['owner_user_id', 'status', 'closed_at', 'created_at'],
+    columns: ['owner_user_id', 'status', 'closed_at', 'created_at', 'org_id'],
     facts: [
       { fact: 'ticket_created', at: 'created_at', dim: 'coalesce(r.owner_user_id, 0)' },
       { fact: 'ticket_closed', at: 'closed_at', dim: 'coalesce(r.owner_user_id, 0)', when: "r.status = 'closed' and r.closed_at is not null" },
+      { fact: 'org_ticket_created', at: 'created_at', dim: 'r.org_id', bucket: 'month' },
+      { fact: 'org_ticket_closed', at: 'closed_at', dim: 'r.org_id', bucket: 'month', when: "r.status = 'closed' and r.closed_at is not null" },
     ],
   },
   {
     table: 'support_logs',
-    columns: ['author_user_id', 'created_at'],
-    facts: [{ fact: 'support_log', at: 'created_at', dim: 'coalesce(r.author_user_id, 0)' }],
+    columns: ['author_user_id', 'created_at', 'org_id'],
+    facts: [
+      { fact: 'support_log', at: 'created_at', dim: 'coalesce(r.author_user_id, 0)' },
+      { fact: 'org_support_log', at: 'created_at', dim: 'r.org_id', bucket: 'month' },
+    ],
   },
   { table: 'deal_status_history', columns: ['deal_id', 'to_status'], facts: [] },
 ];
@@ -90,7 +110,7 @@ function applyRow(facts: Fact[], row: 'new' | 'old', sign: 1 | -1): string {
   const r = (text: string) => text.replaceAll('r.', `${row}.`);
   return facts
     .map((f) => `insert into analytics_daily (account_id, fact, day, dim, n)
-      select ${row}.account_id, '${f.fact}', ${row}.${f.at} / 86400000, ${r(f.dim)}, ${sign} where ${f.when ? r(f.when) : '1 = 1'} ${UPSERT};`)
+      select ${row}.account_id, '${f.fact}', ${dayOf(f, `${row}.${f.at}`)}, ${r(f.dim)}, ${sign} where ${f.when ? r(f.when) : '1 = 1'} ${UPSERT};`)
     .join('\n');
 }
 
@@ -98,10 +118,10 @@ function applyRow(facts: Fact[], row: 'new' | 'old', sign: 1 | -1): string {
 function backfill(table: string, f: Fact): string {
   const r = (text: string) => text.replaceAll('r.', '');
   return `insert into analytics_daily (account_id, fact, day, dim, n)
-    select account_id, '${f.fact}', ${f.at} / 86400000, ${r(f.dim)}, count(*) from ${table}
-    where ${f.when ? r(f.when) : '1 = 1'} group by account_id, ${f.at} / 86400000, ${r(f.dim)} ${UPSERT}`;
+    select account_id, fact, day, dim, count(*) from (
+      select account_id, '${f.fact}' as fact, ${dayOf(f, f.at)} as day, ${r(f.dim)} as dim from ${table} where ${f.when ? r(f.when) : '1 = 1'}
+    ) x group by account_id, fact, day, dim ${UPSERT}`;
 }
-
 
 /**
  * The funnel rollup: fact `funnel`, dated by the deal's creation day, dimension
