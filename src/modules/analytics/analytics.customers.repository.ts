@@ -48,16 +48,24 @@ export function monthSpan(p: Period): { a: number; b: number } | null {
   return a < b ? { a: a / DAY_MS, b: b / DAY_MS } : null;
 }
 
-/** Per-org counts of the metric over the period: (org_id, n) rows, possibly several per org. */
-function perOrg(metric: RankingMetric, accountId: number, p: Period): RawBuilder<unknown> {
-  const raw = (q: Period) => sql`select org_id, count(*) as n from ${source(metric, accountId, q)} group by org_id`;
-  const span = MONTHLY[metric] ? monthSpan(p) : null;
+/**
+ * (org_id, n) rows counting records per org over the period, possibly several per org: the
+ * monthly rollup `fact` for the whole months inside it, and `from` (a `table where …` over a
+ * period) for the days around them, or for all of it.
+ */
+export function perOrgCounts(accountId: number, p: Period, fact: string | undefined, from: (q: Period) => RawBuilder<unknown>): RawBuilder<unknown> {
+  const raw = (q: Period) => sql`select org_id, count(*) as n from ${from(q)} group by org_id`;
+  const span = fact ? monthSpan(p) : null;
   if (!span) return raw(p);
   const parts = [sql`select dim as org_id, sum(n) as n from analytics_daily
-    where account_id = ${accountId} and fact = ${MONTHLY[metric]} and day >= ${span.a} and day < ${span.b} group by dim`];
+    where account_id = ${accountId} and fact = ${fact} and day >= ${span.a} and day < ${span.b} group by dim`];
   if (p.from < span.a * DAY_MS) parts.push(raw({ from: p.from, to: span.a * DAY_MS }));
   if (span.b * DAY_MS < p.to) parts.push(raw({ from: span.b * DAY_MS, to: p.to }));
   return sql.join(parts, sql` union all `);
+}
+
+function perOrg(metric: RankingMetric, accountId: number, p: Period): RawBuilder<unknown> {
+  return perOrgCounts(accountId, p, MONTHLY[metric], (q) => source(metric, accountId, q));
 }
 
 /** The top `limit` orgs by the metric (ties by org id), and how many orgs have a non-zero value. */

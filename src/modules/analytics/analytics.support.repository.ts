@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Period } from './analytics.period.ts';
+import { perOrgCounts } from './analytics.customers.repository.ts';
 import { OPEN_TICKET, rows, within } from './analytics.sql.ts';
 
 export interface SupportCounts {
@@ -40,10 +41,24 @@ export function supportByEmployee(db: Executor, accountId: number, p: Period) {
   return rows(db, countsBy(accountId, p, 'owner_user_id', 'author_user_id', sql``));
 }
 
-/** Per customer org, the `limit` busiest (tickets created, closed, updates, open; then org id). */
+/**
+ * Per customer org, the `limit` busiest (tickets created, closed, updates, open; then org id):
+ * whole months from the per-org monthly rollup, the days around them from the records.
+ */
 export function supportByCustomer(db: Executor, accountId: number, p: Period, limit: number) {
-  return rows(db, countsBy(accountId, p, 'org_id', 'org_id',
-    sql`order by sum(created) desc, sum(closed) desc, sum(updates) desc, sum(open_now) desc, k asc limit ${limit}`));
+  const per = (fact: string, from: (q: Period) => RawBuilder<unknown>) => perOrgCounts(accountId, p, fact, from);
+  const created = per('org_ticket_created', (q) => sql`tickets where account_id = ${accountId} and ${within('created_at', q)}`);
+  const closed = per('org_ticket_closed', (q) => sql`tickets where account_id = ${accountId} and ${within('closed_at', q)} and status = 'closed'`);
+  const logs = per('org_support_log', (q) => sql`support_logs where account_id = ${accountId} and ${within('created_at', q)}`);
+  return rows<SupportCounts>(db, sql`
+    select k as ${sql.ref('key')}, sum(created) as created, sum(closed) as closed, sum(updates) as support_updates, sum(open_now) as currently_open
+    from (
+      select org_id as k, n as created, 0 as closed, 0 as updates, 0 as open_now from (${created}) a
+      union all select org_id, 0, n, 0, 0 from (${closed}) b
+      union all select org_id, 0, 0, n, 0 from (${logs}) c
+      union all select org_id, 0, 0, 0, count(*) from tickets where account_id = ${accountId} and ${OPEN_TICKET} group by org_id
+    ) facts group by k having sum(created) + sum(closed) + sum(updates) + sum(open_now) > 0
+    order by sum(created) desc, sum(closed) desc, sum(updates) desc, sum(open_now) desc, k asc limit ${limit}`);
 }
 
 /** Open or pending tickets created before `before` (aged open). */
