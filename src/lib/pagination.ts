@@ -35,3 +35,19 @@ export interface ListResult<T> {
   data: T[];
   pagination: Pagination;
 }
+
+/**
+ * One page of a list: the total, then the rows of the page (not fetched past the end), shaped
+ * by `view`. Every list endpoint goes through here, so the arithmetic lives in one place.
+ */
+export async function listPage<Row, View>(
+  page: PageRequest,
+  count: () => Promise<number>,
+  fetch: (limit: number, offset: number) => Promise<Row[]>,
+  view: (rows: Row[]) => View[] | Promise<View[]>,
+): Promise<ListResult<View>> {
+  const total = await count();
+  const offset = offsetOf(page);
+  const rows = offset < total ? await fetch(page.per_page, offset) : [];
+  return { data: await view(rows), pagination: paginate(page, total) };
+}

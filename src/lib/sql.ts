@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 /** Escapes LIKE metacharacters (`%`, `_`, `\`) so user text matches literally. */
 export function escapeLike(text: string): string {
@@ -19,4 +19,18 @@ export function isUniqueViolation(err: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   if (e.code === '23505') return true;
   return typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed');
+}
+
+/** `count(*)` of a filtered query, as a number on both engines. */
+export async function countRows<DB, TB extends keyof DB>(query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
+  const r = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number((r as { n: number | string }).n);
+}
+
+/**
+ * A text column ordered by code point on both engines: PostgreSQL's locale collation would
+ * order differently from SQLite's binary one; `collate "C"` also lets it use the index.
+ */
+export function codePointOrder(db: { getExecutor(): { adapter: unknown } }, column: string): RawBuilder<string> {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db, Dialect, Executor, Trx } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import { isUniqueViolation } from '../../lib/sql.ts';
 import * as repo from './audiences.repository.ts';
 import { findContact } from './contacts.repository.ts';
@@ -17,10 +17,12 @@ interface WriteDeps {
 const toView = (r: repo.AudienceRow): AudienceView => ({ id: Number(r.id), name: r.name });
 
 export async function listAudiences(db: Executor, accountId: number, page: PageRequest): Promise<ListResult<AudienceView>> {
-  const total = await repo.countAudiences(db, accountId);
-  const offset = offsetOf(page);
-  const rows = offset < total ? await repo.listAudiences(db, accountId, page.per_page, offset) : [];
-  return { data: rows.map(toView), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countAudiences(db, accountId),
+    (limit, offset) => repo.listAudiences(db, accountId, limit, offset),
+    (rows) => rows.map(toView),
+  );
 }
 
 export async function getAudience(db: Executor, accountId: number, id: number): Promise<AudienceView> {
@@ -49,10 +51,12 @@ export async function contactAudiences(db: Executor, accountId: number, contactI
 }
 
 async function membershipPage(db: Executor, accountId: number, contactId: number, page: PageRequest): Promise<ListResult<AudienceView>> {
-  const total = await repo.countMemberships(db, accountId, contactId);
-  const offset = offsetOf(page);
-  const rows = offset < total ? await repo.membershipsOf(db, accountId, contactId, page.per_page, offset) : [];
-  return { data: rows.map(toView), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countMemberships(db, accountId, contactId),
+    (limit, offset) => repo.membershipsOf(db, accountId, contactId, limit, offset),
+    (rows) => rows.map(toView),
+  );
 }
 
 /**

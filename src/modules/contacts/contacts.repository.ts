@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ContactsTable } from '../../db/schema.ts';
-import { containsText } from '../../lib/sql.ts';
+import { containsText, countRows } from '../../lib/sql.ts';
 
 export type ContactRow = Selectable<ContactsTable>;
 export type ContactSort = 'created_at' | 'updated_at' | 'id';
@@ -26,8 +26,7 @@ function filtered(db: Executor, accountId: number, f: ContactFilter) {
 }
 
 export async function countContacts(db: Executor, accountId: number, f: ContactFilter): Promise<number> {
-  const r = await filtered(db, accountId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(filtered(db, accountId, f));
 }
 
 export function listContacts(db: Executor, accountId: number, f: ContactFilter, order: ContactOrder, limit: number, offset: number): Promise<ContactRow[]> {

@@ -2,7 +2,7 @@ import type { Db, Executor } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { iso } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
-import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './contacts.repository.ts';
 import type { ContactView, CreateContactInput } from './contacts.schemas.ts';
 
@@ -39,10 +39,12 @@ export async function listContacts(
     emailLc: query.email ? query.email.toLowerCase() : undefined,
     q: query.q || undefined,
   };
-  const total = await repo.countContacts(db, accountId, filter);
-  const offset = offsetOf(page);
-  const rows = offset < total ? await repo.listContacts(db, accountId, filter, order, page.per_page, offset) : [];
-  return { data: rows.map(toContactView), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countContacts(db, accountId, filter),
+    (limit, offset) => repo.listContacts(db, accountId, filter, order, limit, offset),
+    (rows) => rows.map(toContactView),
+  );
 }
 
 export async function getContact(db: Executor, accountId: number, id: number): Promise<ContactView> {

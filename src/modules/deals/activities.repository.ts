@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { countRows } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import type { DealActivitiesTable } from '../../db/schema.ts';
 
@@ -9,8 +10,7 @@ function ofDeal(db: Executor, accountId: number, dealId: number) {
 }
 
 export async function countActivities(db: Executor, accountId: number, dealId: number): Promise<number> {
-  const r = await ofDeal(db, accountId, dealId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(ofDeal(db, accountId, dealId));
 }
 
 export function listActivities(

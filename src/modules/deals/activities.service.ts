@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { iso } from '../../lib/clock.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
-import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './activities.repository.ts';
 import { emitActivityCreated } from './deals.events.ts';
 import { touchLastActivity } from './deals.repository.ts';
@@ -30,12 +30,12 @@ export async function listActivities(
   db: Executor, accountId: number, dealId: number, order: { sort?: 'created_at' | 'id'; direction?: 'asc' | 'desc' }, page: PageRequest,
 ): Promise<ListResult<DealActivityView>> {
   await getDealRow(db, accountId, dealId);
-  const total = await repo.countActivities(db, accountId, dealId);
-  const offset = offsetOf(page);
-  const rows = offset < total
-    ? await repo.listActivities(db, accountId, dealId, order.sort ?? 'created_at', order.direction ?? 'desc', page.per_page, offset)
-    : [];
-  return { data: rows.map(toActivityView), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countActivities(db, accountId, dealId),
+    (limit, offset) => repo.listActivities(db, accountId, dealId, order.sort ?? 'created_at', order.direction ?? 'desc', limit, offset),
+    (rows) => rows.map(toActivityView),
+  );
 }
 
 export async function getActivity(db: Executor, accountId: number, dealId: number, id: number): Promise<DealActivityView> {

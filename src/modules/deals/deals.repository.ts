@@ -1,7 +1,7 @@
 import { sql, SqliteAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
-import { containsText } from '../../lib/sql.ts';
+import { codePointOrder, containsText, countRows } from '../../lib/sql.ts';
 
 export type DealRow = Selectable<DealsTable>;
 export type DealSort = 'created_at' | 'updated_at' | 'id' | 'title' | 'status';
@@ -28,10 +28,10 @@ function isSqlite(db: Executor): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 
-/** Text sorts compare code points on both engines: PostgreSQL's locale collation would order differently from SQLite. */
+/** Text sorts compare code points on both engines (case-insensitively for titles). */
 function sortExpression(db: Executor, sort: DealSort) {
-  if (sort === 'title') return isSqlite(db) ? sql`deals.title_lc` : sql`deals.title_lc collate "C"`;
-  if (sort === 'status') return isSqlite(db) ? sql`deals.status` : sql`deals.status collate "C"`;
+  if (sort === 'title') return codePointOrder(db, 'deals.title_lc');
+  if (sort === 'status') return codePointOrder(db, 'deals.status');
   return sql.ref(`deals.${sort}`);
 }
 
@@ -49,8 +49,7 @@ function filtered(db: Executor, accountId: number, f: DealFilter) {
 }
 
 export async function countDeals(db: Executor, accountId: number, f: DealFilter): Promise<number> {
-  const r = await filtered(db, accountId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(filtered(db, accountId, f));
 }
 
 export function listDeals(
@@ -80,8 +79,7 @@ function searched(db: Executor, accountId: number, s: DealSearch) {
 }
 
 export async function countSearch(db: Executor, accountId: number, s: DealSearch): Promise<number> {
-  const r = await searched(db, accountId, s).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(searched(db, accountId, s));
 }
 
 export function searchDeals(db: Executor, accountId: number, s: DealSearch, limit: number, offset: number): Promise<DealRow[]> {

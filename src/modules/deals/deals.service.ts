@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.ts';
 import { iso } from '../../lib/clock.ts';
 import { dateRange } from '../../lib/dates.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
-import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './deals.repository.ts';
 import type { DealListQueryT, DealSearchQueryT, DealView } from './deals.schemas.ts';
 import { renderMoney } from './deals.values.ts';
@@ -49,12 +49,14 @@ export async function listDeals(db: Executor, accountId: number, query: DealList
     updatedFrom: updated.from,
     updatedTo: updated.to,
   };
-  const total = await repo.countDeals(db, accountId, filter);
-  const offset = offsetOf(page);
-  const rows = offset < total
-    ? await repo.listDeals(db, accountId, filter, query.sort ?? 'created_at', query.direction ?? 'desc', page.per_page, offset)
-    : [];
-  return { data: rows.map(toDealView), pagination: paginate(page, total) };
+  const sort = query.sort ?? 'created_at';
+  const direction = query.direction ?? 'desc';
+  return listPage(
+    page,
+    () => repo.countDeals(db, accountId, filter),
+    (limit, offset) => repo.listDeals(db, accountId, filter, sort, direction, limit, offset),
+    (rows) => rows.map(toDealView),
+  );
 }
 
 export async function searchDeals(db: Executor, accountId: number, query: DealSearchQueryT, page: PageRequest): Promise<ListResult<DealView>> {
@@ -70,10 +72,12 @@ export async function searchDeals(db: Executor, accountId: number, query: DealSe
     contactEmailLc: query.contact_email?.trim().toLowerCase(),
     orgId: query.org_id,
   };
-  const total = await repo.countSearch(db, accountId, search);
-  const offset = offsetOf(page);
-  const rows = offset < total ? await repo.searchDeals(db, accountId, search, page.per_page, offset) : [];
-  return { data: rows.map(toDealView), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countSearch(db, accountId, search),
+    (limit, offset) => repo.searchDeals(db, accountId, search, limit, offset),
+    (rows) => rows.map(toDealView),
+  );
 }
 
 export async function getDealRow(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<repo.DealRow> {

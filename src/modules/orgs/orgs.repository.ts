@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { OrgsTable } from '../../db/schema.ts';
-import { containsText } from '../../lib/sql.ts';
+import { containsText, countRows } from '../../lib/sql.ts';
 import type { Selectable } from 'kysely';
 
 export type OrgRow = Selectable<OrgsTable>;
@@ -16,8 +16,7 @@ function filtered(db: Executor, accountId: number, f: OrgFilter) {
 }
 
 export async function countOrgs(db: Executor, accountId: number, f: OrgFilter): Promise<number> {
-  const r = await filtered(db, accountId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(filtered(db, accountId, f));
 }
 
 export function listOrgs(db: Executor, accountId: number, f: OrgFilter, limit: number, offset: number): Promise<OrgRow[]> {

@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/database.ts';
 import { iso } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './orgs.repository.ts';
 import { resolveOrgInTrx } from './orgs.resolve.ts';
 import type { CreateOrgInput, OrgView, ResolveInput } from './orgs.schemas.ts';
@@ -19,10 +19,12 @@ export async function toOrgViews(db: Executor, accountId: number, rows: repo.Org
 }
 
 export async function listOrgs(db: Executor, accountId: number, filter: repo.OrgFilter, page: PageRequest): Promise<ListResult<OrgView>> {
-  const total = await repo.countOrgs(db, accountId, filter);
-  const offset = offsetOf(page);
-  const rows = offset < total ? await repo.listOrgs(db, accountId, filter, page.per_page, offset) : [];
-  return { data: await toOrgViews(db, accountId, rows), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countOrgs(db, accountId, filter),
+    (limit, offset) => repo.listOrgs(db, accountId, filter, limit, offset),
+    (rows) => toOrgViews(db, accountId, rows),
+  );
 }
 
 export async function getOrg(db: Executor, accountId: number, id: number): Promise<OrgView> {

@@ -1,7 +1,7 @@
-import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
-import { containsText } from '../../lib/sql.ts';
+import { codePointOrder, containsText, countRows } from '../../lib/sql.ts';
 
 export type TicketRow = Selectable<TicketsTable>;
 export type LogRow = Selectable<SupportLogsTable>;
@@ -30,14 +30,14 @@ function filtered(db: Executor, accountId: number, f: TicketFilter) {
 }
 
 export async function countTickets(db: Executor, accountId: number, f: TicketFilter): Promise<number> {
-  const r = await filtered(db, accountId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(filtered(db, accountId, f));
 }
 
-// Titles sort case-insensitively by code point on both engines: PostgreSQL is told to ignore its locale.
+/** Text sorts compare code points on both engines (case-insensitively for titles). */
 function sortKey(db: Executor, sort: string) {
-  if (sort !== 'title') return sql.ref(sort);
-  return db.getExecutor().adapter instanceof PostgresAdapter ? sql`${sql.ref('title_lc')} collate "C"` : sql.ref('title_lc');
+  if (sort === 'title') return codePointOrder(db, 'title_lc');
+  if (sort === 'status') return codePointOrder(db, 'status');
+  return sql.ref(sort);
 }
 
 export function listTickets(db: Executor, accountId: number, f: TicketFilter, sort: string, dir: Direction, limit: number, offset: number): Promise<TicketRow[]> {

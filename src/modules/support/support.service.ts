@@ -3,7 +3,7 @@ import type { TicketStatus } from '../../db/schema.ts';
 import { iso } from '../../lib/clock.ts';
 import { dateRange } from '../../lib/dates.ts';
 import { notFound } from '../../lib/errors.ts';
-import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './support.repository.ts';
 import type { SupportLogView, TicketListQueryT, TicketView } from './support.schemas.ts';
 
@@ -58,11 +58,14 @@ export async function listTickets(db: Executor, accountId: number, query: Ticket
     createdFrom: from,
     createdTo: to,
   };
-  const total = await countOrEmpty(db, accountId, filter);
-  const offset = offsetOf(page);
-  const rows =
-    offset < total ? await repo.listTickets(db, accountId, filter, query.sort ?? 'created_at', query.direction ?? 'desc', page.per_page, offset) : [];
-  return { data: rows.map(toTicketView), pagination: paginate(page, total) };
+  const sort = query.sort ?? 'created_at';
+  const direction = query.direction ?? 'desc';
+  return listPage(
+    page,
+    () => countOrEmpty(db, accountId, filter),
+    (limit, offset) => repo.listTickets(db, accountId, filter, sort, direction, limit, offset),
+    (rows) => rows.map(toTicketView),
+  );
 }
 
 async function countOrEmpty(db: Executor, accountId: number, filter: repo.TicketFilter): Promise<number> {
@@ -85,10 +88,12 @@ export async function listLogs(
   page: PageRequest,
 ): Promise<ListResult<SupportLogView>> {
   if (!(await repo.findTicket(db, accountId, ticketId))) throw notFound('ticket_not_found', ticketId);
-  const total = await repo.countLogs(db, accountId, ticketId);
-  const offset = offsetOf(page);
-  const rows = offset < total ? await repo.listLogs(db, accountId, ticketId, order.sort ?? 'created_at', order.direction ?? 'desc', page.per_page, offset) : [];
-  return { data: rows.map(toLogView), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countLogs(db, accountId, ticketId),
+    (limit, offset) => repo.listLogs(db, accountId, ticketId, order.sort ?? 'created_at', order.direction ?? 'desc', limit, offset),
+    (rows) => rows.map(toLogView),
+  );
 }
 
 export async function getLog(db: Executor, accountId: number, ticketId: number, id: number): Promise<SupportLogView> {

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { countRows } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
@@ -30,8 +31,7 @@ function filtered(db: Executor, accountId: number, f: UserFilter) {
 }
 
 export async function countUsers(db: Executor, accountId: number, f: UserFilter): Promise<number> {
-  const r = await filtered(db, accountId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(filtered(db, accountId, f));
 }
 
 export function listUsers(db: Executor, accountId: number, f: UserFilter, order: UserOrder, limit: number, offset: number): Promise<PublicUserRow[]> {

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { iso } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import { isUniqueViolation } from '../../lib/sql.ts';
 import * as repo from './users.repository.ts';
 import type { CreateUserInput, UserView } from './users.schemas.ts';
@@ -27,10 +27,12 @@ export async function listUsers(
   order: repo.UserOrder,
   page: PageRequest,
 ): Promise<ListResult<UserView>> {
-  const total = await repo.countUsers(db, accountId, filter);
-  const offset = offsetOf(page);
-  const rows = offset < total ? await repo.listUsers(db, accountId, filter, order, page.per_page, offset) : [];
-  return { data: rows.map(toUserView), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countUsers(db, accountId, filter),
+    (limit, offset) => repo.listUsers(db, accountId, filter, order, limit, offset),
+    (rows) => rows.map(toUserView),
+  );
 }
 
 export async function getUser(db: Executor, accountId: number, id: number): Promise<UserView> {
