@@ -125,16 +125,17 @@ function backfill(table: string, f: Fact): string {
 
 /**
  * The funnel rollup: fact `funnel`, dated by the deal's creation day, dimension
- * owner × 8 + the furthest stage rank its status history reached (new 1, qualified 2,
+ * the furthest stage rank its status history reached (new 1, qualified 2,
  * proposal 3, negotiation 4, won 5; lost ranks as new). Each deal with history counts once, at
  * its furthest rank; a history row that raises it moves the count, and so do changes of the
- * deal's owner or creation time and deletions (the deal's share is taken out before the
+ * deal's creation time and deletions (the deal's share is taken out before the
  * deal and its history go).
  */
 const RANK = (col: string) => `case ${col} when 'qualified' then 2 when 'proposal' then 3 when 'negotiation' then 4 when 'won' then 5 else 1 end`;
 const maxRank = (dealId: string, exceptId?: string) =>
   `(select max(${RANK('to_status')}) from deal_status_history where deal_id = ${dealId}${exceptId ? ` and id <> ${exceptId}` : ''})`;
-const funnelDim = (owner: string, rank: string) => `coalesce(${owner}, 0) * 8 + ${rank}`;
+// The owner is not a dimension: a year holds 5 rows a day, and one owner's funnel is small enough to read from the records.
+const funnelDim = (_owner: string, rank: string) => rank;
 
 function funnelUpsert(select: string): string {
   return `insert into analytics_daily (account_id, fact, day, dim, n) ${select} ${UPSERT};`;
@@ -166,7 +167,7 @@ function funnelOfDeal(row: 'new' | 'old', sign: 1 | -1, when = '1 = 1'): string 
     from (select ${maxRank(`${row}.id`)} as r) m where m.r is not null and ${when}`);
 }
 
-const DEAL_MOVED = 'old.created_at / 86400000 <> new.created_at / 86400000 or coalesce(old.owner_user_id, 0) <> coalesce(new.owner_user_id, 0)';
+const DEAL_MOVED = 'old.created_at / 86400000 <> new.created_at / 86400000';
 
 const FUNNEL_BACKFILL = `insert into analytics_daily (account_id, fact, day, dim, n)
   select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', 'm.r')}, count(*)

@@ -44,11 +44,10 @@ export function byWeek<F extends Fact>(db: Executor, accountId: number, p: Perio
     group by (day - 4) / 7`);
 }
 
-/** Deals created in the period per furthest funnel rank (fact `funnel`, dimension owner × 8 + rank), optionally of one owner. */
-export function funnelByRank(db: Executor, accountId: number, p: Period, ownerUserId?: number) {
-  const owner = ownerUserId === undefined ? sql`` : sql`and dim >= ${ownerUserId * 8} and dim < ${ownerUserId * 8 + 8}`;
+/** Deals created in the period per furthest funnel rank (fact `funnel`, dimension rank). */
+export function funnelByRank(db: Executor, accountId: number, p: Period) {
   return rows<{ stage: number; n: number }>(db, sql`
-    select dim % 8 as stage, sum(n) as n from analytics_daily
-    where account_id = ${accountId} and fact = 'funnel' and day >= ${p.from / DAY_MS} and day < ${p.to / DAY_MS} ${owner}
-    group by dim % 8`);
+    select dim as stage, sum(n) as n from analytics_daily
+    where account_id = ${accountId} and fact = 'funnel' and day >= ${p.from / DAY_MS} and day < ${p.to / DAY_MS}
+    group by dim`);
 }

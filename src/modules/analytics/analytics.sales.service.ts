@@ -40,7 +40,7 @@ async function periodMetrics(ctx: ReportContext, p: Period, f: repo.SalesFilter,
     createdPerOwner(ctx, p, f),
     closedPerRep(ctx, p, f),
     repo.lostReasons(db, accountId, p, f),
-    rollup.wholeDays(p) ? rollup.funnelByRank(db, accountId, p, f.ownerUserId) : repo.funnelReach(db, accountId, p, f),
+    rollup.wholeDays(p) && f.ownerUserId === undefined ? rollup.funnelByRank(db, accountId, p) : repo.funnelReach(db, accountId, p, f),
   ]);
   const reps = new Map<number | null, { created: number; won: number; lost: number }>();
   const rep = (id: unknown) => {
