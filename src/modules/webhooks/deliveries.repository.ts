@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { countRows } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import type { DeliveryStatus, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.ts';
 
@@ -24,8 +25,7 @@ function filtered(db: Executor, accountId: number, f: DeliveryFilter) {
 }
 
 export async function countDeliveries(db: Executor, accountId: number, f: DeliveryFilter): Promise<number> {
-  const r = await filtered(db, accountId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(filtered(db, accountId, f));
 }
 
 export function listDeliveries(db: Executor, accountId: number, f: DeliveryFilter, dir: 'asc' | 'desc', limit: number, offset: number): Promise<DeliveryRow[]> {

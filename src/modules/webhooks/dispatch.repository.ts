@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
 import { enabledEndpointsOf } from './endpoints.repository.ts';
 
@@ -55,36 +55,79 @@ export interface ClaimedDelivery {
   payload: string;
 }
 
+export interface ClaimPlan {
+  /** Slots free in this process. */
+  room: number;
+  perEndpoint: number;
+  /** Attempts in flight in this process, by endpoint. */
+  inflight: ReadonlyMap<number, number>;
+}
+
 /**
- * Claims due deliveries of enabled endpoints. `take` decides, per candidate, whether this process
- * has room for it (the per-endpoint and global caps); only those are leased.
+ * Claims due deliveries of enabled endpoints within the caps. First the oldest due rows (the
+ * cheap, common case); when those belong to endpoints already at their cap, the other endpoints
+ * with due work are served from their own index range, so one endpoint's backlog is never scanned.
  */
-export async function claimDue(
-  db: Db,
-  postgres: boolean,
-  now: number,
-  leaseMs: number,
-  limit: number,
-  saturated: number[],
-  take: (endpointId: number) => boolean,
-): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Db, postgres: boolean, now: number, leaseMs: number, plan: ClaimPlan): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
-    let q = trx
+    const planned = new Map(plan.inflight);
+    const taken: number[] = [];
+    let room = plan.room;
+    let refused = false;
+    const inFlightTotal = [...plan.inflight.values()].reduce((a, b) => a + b, 0);
+    const headLimit = Math.min(room, plan.perEndpoint) + inFlightTotal;
+    const due = trx
       .selectFrom('webhook_deliveries as d')
+      .where('d.next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]));
+    let head = due
       .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
       .select(['d.id', 'd.endpoint_id'])
-      .where('d.next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
       .where('w.enabled', '=', true)
       .orderBy('d.next_attempt_at')
       .orderBy('d.id')
-      .limit(limit);
-    if (saturated.length) q = q.where('d.endpoint_id', 'not in', saturated);
-    if (postgres) q = q.forUpdate('d').skipLocked();
-    const candidates = await q.execute();
-    const ids = candidates.filter((c) => take(c.endpoint_id)).map((c) => c.id);
-    if (ids.length === 0) return [];
-    await trx.updateTable('webhook_deliveries').set({ locked_until: now + leaseMs }).where('id', 'in', ids).execute();
+      .limit(headLimit);
+    if (postgres) head = head.forUpdate('d').skipLocked();
+    const candidates = await head.execute();
+    for (const c of candidates) {
+      const n = planned.get(c.endpoint_id) ?? 0;
+      if (room > 0 && n < plan.perEndpoint) {
+        planned.set(c.endpoint_id, n + 1);
+        taken.push(c.id);
+        room--;
+      } else if (room > 0) refused = true;
+    }
+    // A full head may hide other endpoints' work behind it, as may rows refused for a full endpoint.
+    if ((refused || candidates.length === headLimit) && room > 0) {
+      const full = [...planned].filter(([, n]) => n >= plan.perEndpoint).map(([id]) => id);
+      let others = trx
+        .selectFrom('webhook_endpoints as w')
+        .select('w.id')
+        .where('w.enabled', '=', true)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('webhook_deliveries as d')
+              .select('d.id')
+              .whereRef('d.endpoint_id', '=', 'w.id')
+              .where('d.next_attempt_at', '<=', now)
+              .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
+              .$if(taken.length > 0, (q) => q.where('d.id', 'not in', taken)),
+          ),
+        );
+      if (full.length) others = others.where('w.id', 'not in', full);
+      for (const { id: endpointId } of await others.execute()) {
+        if (room <= 0) break;
+        const want = Math.min(room, plan.perEndpoint - (planned.get(endpointId) ?? 0));
+        let q = due.select('d.id').where('d.endpoint_id', '=', endpointId).$if(taken.length > 0, (b) => b.where('d.id', 'not in', taken)).orderBy('d.next_attempt_at').orderBy('d.id').limit(want);
+        if (postgres) q = q.forUpdate().skipLocked();
+        const rows = await q.execute();
+        for (const r of rows) taken.push(r.id);
+        planned.set(endpointId, (planned.get(endpointId) ?? 0) + rows.length);
+        room -= rows.length;
+      }
+    }
+    if (taken.length === 0) return [];
+    await trx.updateTable('webhook_deliveries').set({ locked_until: now + leaseMs }).where('id', 'in', taken).execute();
     return trx
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
@@ -93,7 +136,7 @@ export async function claimDue(
         'd.id', 'd.account_id', 'd.endpoint_id', 'd.event_type', 'd.next_trigger', 'w.url', 'w.secret_encrypted', 'w.previous_secret_encrypted',
         'w.previous_secret_expires_at', 'e.public_id', 'e.payload',
       ])
-      .where('d.id', 'in', ids)
+      .where('d.id', 'in', taken)
       .orderBy('d.next_attempt_at')
       .orderBy('d.id')
       .execute();
@@ -119,65 +162,72 @@ export interface AttemptOutcome {
   disabledReason: string | null;
 }
 
+export interface PendingRecord {
+  record: AttemptRecord;
+  decide: (attemptNumber: number, failingSince: number | null) => AttemptOutcome;
+}
+
+interface EndpointHealth {
+  failing_since: number | null;
+  change: { failing_since?: number | null; enabled?: boolean; disabled_reason?: string; updated_at?: number } | null;
+}
+
 /**
- * Writes the attempt and its consequences in one transaction: the delivery's state, and the
- * endpoint's failure streak (5-day auto-disable) or a 410's immediate disable.
+ * Writes a batch of attempts and their consequences in one transaction (group commit): each
+ * delivery's state, and each endpoint's failure streak (5-day auto-disable) or a 410's disable.
+ * A delivery whose endpoint was deleted meanwhile is skipped.
  */
-export async function recordAttempt(
-  db: Db,
-  a: AttemptRecord,
-  decide: (attemptNumber: number, failingSince: number | null) => AttemptOutcome,
-): Promise<AttemptOutcome | null> {
-  return db.transaction().execute(async (trx) => {
-    const d = await trx.selectFrom('webhook_deliveries').select(['attempts']).where('id', '=', a.deliveryId).executeTakeFirst();
-    const ep = await trx.selectFrom('webhook_endpoints').select(['failing_since']).where('id', '=', a.endpointId).executeTakeFirst();
-    if (!d || !ep) return null; // the endpoint was deleted meanwhile
-    const outcome = decide(d.attempts + 1, ep.failing_since);
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        account_id: a.accountId,
-        delivery_id: a.deliveryId,
-        attempt_number: outcome.attemptNumber,
-        trigger: a.trigger,
-        status_code: a.statusCode,
-        error: a.error,
-        response_body: a.responseBody,
-        duration_ms: a.durationMs,
-        requested_at: a.requestedAt,
-      })
-      .execute();
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        status: outcome.status,
-        attempts: outcome.attemptNumber,
-        next_attempt_at: outcome.nextAttemptAt,
-        next_trigger: null,
-        response_status: a.statusCode,
-        error: a.error,
-        duration_ms: a.durationMs,
-        last_attempt_at: a.requestedAt,
-        locked_until: null,
-      })
-      .where('id', '=', a.deliveryId)
-      .execute();
-    await updateEndpointHealth(trx, a, outcome, ep.failing_since);
-    return outcome;
+export async function recordAttempts(db: Db, items: PendingRecord[]): Promise<void> {
+  if (items.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    const deliveries = await trx.selectFrom('webhook_deliveries').select(['id', 'attempts']).where('id', 'in', items.map((i) => i.record.deliveryId)).execute();
+    const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'failing_since']).where('id', 'in', [...new Set(items.map((i) => i.record.endpointId))]).execute();
+    const attempts = new Map(deliveries.map((d) => [d.id, d.attempts]));
+    const health = new Map<number, EndpointHealth>(endpoints.map((e) => [e.id, { failing_since: e.failing_since, change: null }]));
+    const rows = [];
+    for (const { record: a, decide } of items) {
+      const previous = attempts.get(a.deliveryId);
+      const ep = health.get(a.endpointId);
+      if (previous === undefined || !ep) continue;
+      const outcome = decide(previous + 1, ep.failing_since);
+      attempts.set(a.deliveryId, outcome.attemptNumber);
+      rows.push({
+        account_id: a.accountId, delivery_id: a.deliveryId, attempt_number: outcome.attemptNumber, trigger: a.trigger, status_code: a.statusCode,
+        error: a.error, response_body: a.responseBody, duration_ms: a.durationMs, requested_at: a.requestedAt,
+      });
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: outcome.status, attempts: outcome.attemptNumber, next_attempt_at: outcome.nextAttemptAt, next_trigger: null, response_status: a.statusCode,
+          error: a.error, duration_ms: a.durationMs, last_attempt_at: a.requestedAt, locked_until: null,
+        })
+        .where('id', '=', a.deliveryId)
+        .execute();
+      trackHealth(ep, outcome, a.requestedAt);
+    }
+    if (rows.length) await trx.insertInto('webhook_attempts').values(rows).execute();
+    for (const [id, ep] of health) {
+      if (ep.change) await trx.updateTable('webhook_endpoints').set(ep.change).where('id', '=', id).execute();
+    }
   });
 }
 
-async function updateEndpointHealth(trx: Executor, a: AttemptRecord, outcome: AttemptOutcome, failingSince: number | null): Promise<void> {
-  const ep = trx.updateTable('webhook_endpoints').where('id', '=', a.endpointId);
+function trackHealth(ep: EndpointHealth, outcome: AttemptOutcome, at: number): void {
   if (outcome.status === 'sent') {
-    if (failingSince !== null) await ep.set({ failing_since: null }).execute();
+    if (ep.failing_since !== null) ep.change = { ...ep.change, failing_since: null };
+    ep.failing_since = null;
     return;
   }
-  if (outcome.disabledReason) {
-    await ep.set({ enabled: false, disabled_reason: outcome.disabledReason, updated_at: a.requestedAt, failing_since: failingSince ?? a.requestedAt }).execute();
-  } else if (failingSince === null) {
-    await ep.set({ failing_since: a.requestedAt }).execute();
+  if (ep.failing_since === null) {
+    ep.failing_since = at;
+    ep.change = { ...ep.change, failing_since: at };
   }
+  if (outcome.disabledReason) ep.change = { ...ep.change, enabled: false, disabled_reason: outcome.disabledReason, updated_at: at };
+}
+
+/** Gives back claims that were never attempted (graceful stop), so any worker may take them at once. */
+export async function releaseLeases(db: Db, ids: number[]): Promise<void> {
+  if (ids.length) await db.updateTable('webhook_deliveries').set({ locked_until: null }).where('id', 'in', ids).execute();
 }
 
 /** For the loop's idle check and the metrics. */

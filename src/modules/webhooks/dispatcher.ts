@@ -8,6 +8,7 @@ import { OUTBOX_CHANNEL } from '../events/outbox.ts';
 import * as repo from './dispatch.repository.ts';
 import { attemptDuration, attemptsTotal, inFlight } from './metrics.ts';
 import { AUTO_DISABLE_AFTER_MS, retryDelayMs } from './retry.ts';
+import { RecordQueue } from './record-queue.ts';
 import { createSender, type Sender } from './sender.ts';
 import { deliveryHeaders } from './signing.ts';
 
@@ -47,17 +48,27 @@ export class Dispatcher {
   readonly #tasks = new Set<Promise<void>>();
   #pumping: Promise<void> | null = null;
   #again = false;
+  /** Set by wake() (events committed, NOTIFY, the poll): the next pass fans the outbox out. */
+  #outboxDirty = true;
+  readonly #records: RecordQueue;
+  /** Claimed ahead (leased), waiting for a slot of their endpoint: claims are made in batches. */
+  readonly #ready = new Map<number, repo.ClaimedDelivery[]>();
+  #claimWanted = true;
   #stopped = false;
   #started = false;
   #timer: NodeJS.Timeout | null = null;
   #listener: pg.PoolClient | null = null;
+  /** Decrypted secrets by ciphertext: a rotation changes the ciphertext, so entries never go stale. */
+  readonly #secrets = new Map<string, string>();
 
   constructor(options: DispatcherOptions) {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#perEndpoint = options.perEndpointConcurrency ?? 10;
     this.#global = options.globalConcurrency ?? 100;
-    this.#leaseMs = options.config.webhookTimeoutMs + LEASE_MARGIN_MS;
+    // A claimed delivery may wait for one attempt of its endpoint before its own: two time-outs.
+    this.#leaseMs = 2 * options.config.webhookTimeoutMs + LEASE_MARGIN_MS;
+    this.#records = new RecordQueue(options.database.db);
     this.#postgres = options.database.dialect === 'postgres';
     this.#sender = createSender({
       allowPrivate: options.config.webhookAllowPrivate,
@@ -79,6 +90,13 @@ export class Dispatcher {
 
   /** New work may be there: run a pass soon. Cheap and safe to call often. */
   wake(): void {
+    this.#outboxDirty = true;
+    this.#claimWanted = true;
+    this.#kick();
+  }
+
+  /** A slot freed: claim more, without looking at the outbox. */
+  #kick(): void {
     if (this.#stopped || !this.#started) return;
     if (this.#pumping) {
       this.#again = true;
@@ -86,7 +104,7 @@ export class Dispatcher {
     }
     this.#pumping = this.#pump().finally(() => {
       this.#pumping = null;
-      if (this.#again) this.wake();
+      if (this.#again) this.#kick();
       else this.#arm();
     });
   }
@@ -94,6 +112,8 @@ export class Dispatcher {
   /** Runs passes until nothing is due now and nothing is in flight (tests and benchmarks). */
   async drain(): Promise<void> {
     for (;;) {
+      this.#outboxDirty = true;
+      this.#claimWanted = true;
       await this.#pumpOnce();
       if (this.#tasks.size > 0) {
         await Promise.race(this.#tasks);
@@ -110,6 +130,9 @@ export class Dispatcher {
     if (this.#timer) clearTimeout(this.#timer);
     await this.#pumping;
     await Promise.allSettled([...this.#tasks]);
+    const unsent = [...this.#ready.values()].flat().map((d) => d.id);
+    this.#ready.clear();
+    await repo.releaseLeases(this.#o.database.db, unsent).catch((err) => this.#o.log?.warn({ err }, 'could not release claimed deliveries; their leases will expire'));
     if (this.#listener) {
       const client = this.#listener;
       this.#listener = null;
@@ -133,28 +156,36 @@ export class Dispatcher {
 
   async #pumpOnce(): Promise<void> {
     const db = this.#o.database.db;
-    while ((await repo.fanOut(db, this.#postgres, this.#clock.now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH && !this.#stopped);
-    // Candidates refused for a full endpoint leave room: claim again with that endpoint excluded.
-    for (let pass = 0; pass < 8 && !this.#stopped; pass++) {
-      const free = this.#global - this.#tasks.size;
-      if (free <= 0) return;
-      const saturated = [...this.#inflight].filter(([, n]) => n >= this.#perEndpoint).map(([id]) => id);
-      const planned = new Map(this.#inflight);
-      let room = free;
-      let refused = false;
-      const take = (endpointId: number) => {
-        const n = planned.get(endpointId) ?? 0;
-        if (room <= 0 || n >= this.#perEndpoint) {
-          refused ||= room > 0;
-          return false;
-        }
-        planned.set(endpointId, n + 1);
-        room--;
-        return true;
-      };
-      const claimed = await repo.claimDue(db, this.#postgres, this.#clock.now(), this.#leaseMs, free, saturated, take);
-      for (const delivery of claimed) this.#launch(delivery);
-      if (!refused) return;
+    if (this.#outboxDirty) {
+      this.#outboxDirty = false;
+      while ((await repo.fanOut(db, this.#postgres, this.#clock.now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH && !this.#stopped);
+    }
+    this.#launchReady();
+    if (!this.#claimWanted || this.#stopped) return;
+    this.#claimWanted = false;
+    const holding = new Map(this.#inflight);
+    let held = this.#tasks.size;
+    for (const [id, list] of this.#ready) {
+      holding.set(id, (holding.get(id) ?? 0) + list.length);
+      held += list.length;
+    }
+    const room = 2 * this.#global - held;
+    if (room <= 0) return;
+    const claimed = await repo.claimDue(db, this.#postgres, this.#clock.now(), this.#leaseMs, { room, perEndpoint: 2 * this.#perEndpoint, inflight: holding });
+    for (const d of claimed) {
+      const list = this.#ready.get(d.endpoint_id);
+      if (list) list.push(d);
+      else this.#ready.set(d.endpoint_id, [d]);
+    }
+    this.#launchReady();
+  }
+
+  #launchReady(): void {
+    for (const [endpointId, list] of this.#ready) {
+      while (list.length && (this.#inflight.get(endpointId) ?? 0) < this.#perEndpoint && this.#tasks.size < this.#global && !this.#stopped) {
+        this.#launch(list.shift()!);
+      }
+      if (list.length === 0) this.#ready.delete(endpointId);
     }
   }
 
@@ -169,22 +200,23 @@ export class Dispatcher {
         else this.#inflight.set(d.endpoint_id, n);
         inFlight.dec();
         this.#tasks.delete(task);
-        this.wake();
+        // Refill in batches: claim again once this endpoint's claimed-ahead queue runs low.
+        if ((this.#ready.get(d.endpoint_id)?.length ?? 0) <= this.#perEndpoint / 2) this.#claimWanted = true;
+        this.#kick();
       });
     this.#tasks.add(task);
   }
 
   async #attempt(d: repo.ClaimedDelivery): Promise<void> {
-    const key = this.#o.config.secretKey!;
     const requestedAt = this.#clock.now();
     const body = Buffer.from(d.payload, 'utf8');
-    const previous = d.previous_secret_encrypted && (d.previous_secret_expires_at ?? 0) > requestedAt ? decryptSecret(key, d.previous_secret_encrypted) : null;
+    const previous = d.previous_secret_encrypted && (d.previous_secret_expires_at ?? 0) > requestedAt ? this.#secret(d.previous_secret_encrypted) : null;
     const headers = deliveryHeaders({
       body: d.payload,
       eventType: d.event_type,
       eventId: d.public_id,
       deliveryId: d.id,
-      secret: decryptSecret(key, d.secret_encrypted),
+      secret: this.#secret(d.secret_encrypted),
       previousSecret: previous,
       timestampSeconds: Math.floor(requestedAt / 1000),
     });
@@ -192,8 +224,7 @@ export class Dispatcher {
     attemptsTotal.inc({ outcome: result.error ? 'failed' : 'sent', error: result.error ?? 'none' });
     attemptDuration.observe(result.durationMs / 1000);
     const schedule = this.#o.config.webhookRetryScheduleSeconds;
-    await repo.recordAttempt(
-      this.#o.database.db,
+    await this.#records.add(
       {
         deliveryId: d.id, accountId: d.account_id, endpointId: d.endpoint_id, trigger: d.next_trigger ?? 'scheduled',
         statusCode: result.statusCode, error: result.error, responseBody: result.responseBody, durationMs: result.durationMs, requestedAt,
@@ -211,6 +242,16 @@ export class Dispatcher {
         };
       },
     );
+  }
+
+  #secret(encrypted: string): string {
+    let plain = this.#secrets.get(encrypted);
+    if (plain === undefined) {
+      if (this.#secrets.size >= 10_000) this.#secrets.clear();
+      plain = decryptSecret(this.#o.config.secretKey!, encrypted);
+      this.#secrets.set(encrypted, plain);
+    }
+    return plain;
   }
 
   #arm(): void {

@@ -1,0 +1,45 @@
+import type { Db } from '../../db/database.ts';
+import * as repo from './dispatch.repository.ts';
+
+const MAX_BATCH = 200;
+
+/**
+ * Group commit for attempt records: the records that finish in the same turn of the event loop
+ * (and while a write is running) share one transaction, so the database work per delivery shrinks
+ * as the load grows. Each caller still learns whether its own record was written.
+ */
+export class RecordQueue {
+  readonly #db: Db;
+  readonly #queue: (repo.PendingRecord & { done: (err?: unknown) => void })[] = [];
+  #scheduled = false;
+  #flushing: Promise<void> | null = null;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  add(record: repo.AttemptRecord, decide: repo.PendingRecord['decide']): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ record, decide, done: (err) => (err ? reject(err) : resolve()) });
+      if (!this.#scheduled && !this.#flushing) {
+        this.#scheduled = true;
+        setImmediate(() => {
+          this.#scheduled = false;
+          this.#flushing ??= this.#flush().finally(() => (this.#flushing = null));
+        });
+      }
+    });
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#queue.length) {
+      const batch = this.#queue.splice(0, MAX_BATCH);
+      try {
+        await repo.recordAttempts(this.#db, batch);
+        for (const item of batch) item.done();
+      } catch (err) {
+        for (const item of batch) item.done(err);
+      }
+    }
+  }
+}
