@@ -16,8 +16,11 @@ function bindable(value: unknown): SQLInputValue {
  */
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
-  readonly #cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
+  readonly #cache = new Map<string, { stmt: StatementSync; reader: boolean; writes: boolean }>();
   static readonly CACHE_SIZE = 512;
+  /** Statements other than SELECT run on this connection (writes, BEGIN/COMMIT/ROLLBACK): see `generation`. */
+  #localChanges = 0;
+  #dataVersion: StatementSync | undefined;
 
   constructor(path: string) {
     this.#db = new DatabaseSync(path);
@@ -37,6 +40,17 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     return this.#db;
   }
 
+  /**
+   * Changes whenever the database may have changed: a statement other than a SELECT on this
+   * connection, or a commit by any other connection or process (`PRAGMA data_version`). Results
+   * cached under one generation are exact while it holds.
+   */
+  generation(): string {
+    this.#dataVersion ??= this.#db.prepare('PRAGMA data_version');
+    const row = this.#dataVersion.get() as { data_version: number };
+    return `${this.#localChanges}:${row.data_version}`;
+  }
+
   close(): void {
     this.#cache.clear();
     if (this.#db.isOpen) this.#db.close();
@@ -46,22 +60,33 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     let entry = this.#cache.get(sql);
     if (!entry) {
       const stmt = this.#db.prepare(sql);
-      entry = { stmt, reader: stmt.columns().length > 0 };
+      const reader = stmt.columns().length > 0;
+      entry = { stmt, reader, writes: !(reader && /^\s*select\b/i.test(sql)) };
       if (this.#cache.size >= NodeSqliteDatabase.CACHE_SIZE) {
         const oldest = this.#cache.keys().next().value;
         if (oldest !== undefined) this.#cache.delete(oldest);
       }
       this.#cache.set(sql, entry);
     }
-    const { stmt, reader } = entry;
+    const { stmt, reader, writes } = entry;
+    const note = () => {
+      if (writes) this.#localChanges++;
+    };
     return {
       reader,
-      all: (parameters: ReadonlyArray<unknown>) => stmt.all(...parameters.map(bindable)),
+      all: (parameters: ReadonlyArray<unknown>) => {
+        note();
+        return stmt.all(...parameters.map(bindable));
+      },
       run: (parameters: ReadonlyArray<unknown>) => {
+        note();
         const r = stmt.run(...parameters.map(bindable));
         return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
       },
-      iterate: (parameters: ReadonlyArray<unknown>) => stmt.iterate(...parameters.map(bindable)) as IterableIterator<unknown>,
+      iterate: (parameters: ReadonlyArray<unknown>) => {
+        note();
+        return stmt.iterate(...parameters.map(bindable)) as IterableIterator<unknown>;
+      },
     };
   }
 }

@@ -1,3 +1,4 @@
+import { resultCacheOf, type Executor } from '../db/database.ts';
 import { PostgresAdapter, sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 /** Escapes LIKE metacharacters (`%`, `_`, `\`) so user text matches literally. */
@@ -21,10 +22,29 @@ export function isUniqueViolation(err: unknown): boolean {
   return typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed');
 }
 
-/** `count(*)` of a filtered query, as a number on both engines. */
-export async function countRows<DB, TB extends keyof DB>(query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
-  const r = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number((r as { n: number | string }).n);
+const COUNT_CACHE_SIZE = 2000;
+
+/**
+ * `count(*)` of a filtered query, as a number on both engines. On SQLite, outside transactions,
+ * the answer is remembered per query and parameters for as long as the database generation
+ * holds (no write by this or any other process since), so paging through a large list counts
+ * once instead of once per page. Counting is the costly part of a list: O(matching rows).
+ */
+export async function countRows<DB, TB extends keyof DB>(db: Executor, query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
+  const counted = query.select((eb) => eb.fn.countAll<number>().as('n'));
+  const count = async () => Number(((await counted.executeTakeFirstOrThrow()) as { n: number | string }).n);
+  const cache = resultCacheOf(db);
+  if (!cache) return count();
+  const generation = cache.generation();
+  const compiled = counted.compile();
+  const key = compiled.sql + '\u0000' + JSON.stringify(compiled.parameters);
+  const hit = cache.entries.get(key);
+  if (hit && hit.generation === generation) return hit.value;
+  const value = await count();
+  cache.entries.delete(key);
+  if (cache.entries.size >= COUNT_CACHE_SIZE) cache.entries.delete(cache.entries.keys().next().value!);
+  cache.entries.set(key, { generation, value });
+  return value;
 }
 
 /**

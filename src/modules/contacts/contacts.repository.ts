@@ -26,7 +26,7 @@ function filtered(db: Executor, accountId: number, f: ContactFilter) {
 }
 
 export async function countContacts(db: Executor, accountId: number, f: ContactFilter): Promise<number> {
-  return countRows(filtered(db, accountId, f));
+  return countRows(db, filtered(db, accountId, f));
 }
 
 export function listContacts(db: Executor, accountId: number, f: ContactFilter, order: ContactOrder, limit: number, offset: number): Promise<ContactRow[]> {

@@ -10,7 +10,7 @@ function ofDeal(db: Executor, accountId: number, dealId: number) {
 }
 
 export async function countActivities(db: Executor, accountId: number, dealId: number): Promise<number> {
-  return countRows(ofDeal(db, accountId, dealId));
+  return countRows(db, ofDeal(db, accountId, dealId));
 }
 
 export function listActivities(

@@ -49,7 +49,7 @@ function filtered(db: Executor, accountId: number, f: DealFilter) {
 }
 
 export async function countDeals(db: Executor, accountId: number, f: DealFilter): Promise<number> {
-  return countRows(filtered(db, accountId, f));
+  return countRows(db, filtered(db, accountId, f));
 }
 
 export function listDeals(
@@ -79,7 +79,7 @@ function searched(db: Executor, accountId: number, s: DealSearch) {
 }
 
 export async function countSearch(db: Executor, accountId: number, s: DealSearch): Promise<number> {
-  return countRows(searched(db, accountId, s));
+  return countRows(db, searched(db, accountId, s));
 }
 
 export function searchDeals(db: Executor, accountId: number, s: DealSearch, limit: number, offset: number): Promise<DealRow[]> {

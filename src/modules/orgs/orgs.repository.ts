@@ -16,7 +16,7 @@ function filtered(db: Executor, accountId: number, f: OrgFilter) {
 }
 
 export async function countOrgs(db: Executor, accountId: number, f: OrgFilter): Promise<number> {
-  return countRows(filtered(db, accountId, f));
+  return countRows(db, filtered(db, accountId, f));
 }
 
 export function listOrgs(db: Executor, accountId: number, f: OrgFilter, limit: number, offset: number): Promise<OrgRow[]> {

@@ -30,7 +30,7 @@ function filtered(db: Executor, accountId: number, f: TicketFilter) {
 }
 
 export async function countTickets(db: Executor, accountId: number, f: TicketFilter): Promise<number> {
-  return countRows(filtered(db, accountId, f));
+  return countRows(db, filtered(db, accountId, f));
 }
 
 /** Text sorts compare code points on both engines (case-insensitively for titles). */

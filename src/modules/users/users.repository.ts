@@ -31,7 +31,7 @@ function filtered(db: Executor, accountId: number, f: UserFilter) {
 }
 
 export async function countUsers(db: Executor, accountId: number, f: UserFilter): Promise<number> {
-  return countRows(filtered(db, accountId, f));
+  return countRows(db, filtered(db, accountId, f));
 }
 
 export function listUsers(db: Executor, accountId: number, f: UserFilter, order: UserOrder, limit: number, offset: number): Promise<PublicUserRow[]> {
