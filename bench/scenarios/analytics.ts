@@ -15,6 +15,7 @@ import { salesReport } from '../../src/modules/analytics/analytics.sales.service
 import * as service from '../../src/modules/analytics/analytics.service.ts';
 import { supportReport } from '../../src/modules/analytics/analytics.support.service.ts';
 import { BENCH_NOW, SIZES, generate } from './analytics-data.ts';
+import type { BenchOptions } from '../lib/types.ts';
 
 const SQLITE_CACHE = '.bench/analytics-1m.sqlite';
 const PG_SCHEMA = 'bench_analytics';
@@ -229,11 +230,24 @@ export async function runAnalyticsBench(options: { postgresUrl?: string; engines
   return results;
 }
 
-export const analyticsScenario = {
-  name: 'analytics',
-  description: 'Analytics endpoints at 1M deals / 3M activities / 300k tickets, p50 against the same SQL run directly',
-  run: runAnalyticsBench,
-};
+export const name = 'analytics';
+export const description =
+  'GET /api/v1/analytics/* (this_month, this_year) over 1,000,000 deals, 3,000,000 activities, 300,000 tickets in one account, ' +
+  'SQLite and PostgreSQL (BENCH_POSTGRES_URL or TEST_POSTGRES_URL), p50 through the whole stack against the same SQL run directly.';
+
+/** The bench/run.ts contract: one JSON line of figures on stdout (the load options do not apply: this scenario times single requests). */
+export async function run(_options: BenchOptions): Promise<void> {
+  const results = await runAnalyticsBench();
+  const figures = {
+    scenario: name,
+    results: results.map((r) => ({ ...r, endpointP50: round(r.endpointP50), directP50: round(r.directP50), ratio: round(r.ratio) })),
+    worst_ratio: round(Math.max(...results.map((r) => r.ratio))),
+    postgres_this_year_max_p50_ms: round(Math.max(0, ...results.filter((r) => r.engine === 'postgres' && r.range === 'this_year').map((r) => r.endpointP50))),
+  };
+  process.stdout.write(JSON.stringify(figures) + '\n');
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
 
 if (import.meta.main) {
   const args = process.argv.slice(2);

@@ -1,6 +1,8 @@
 import type { Scenario } from '../lib/types.ts';
 import * as dealsList from './deals-list.ts';
 import * as dealActivities from './deal-activities.ts';
+import * as analytics from './analytics.ts';
+import * as webhooks from './webhooks.ts';
 
 /** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
-export const scenarios: Scenario[] = [dealsList, dealActivities];
+export const scenarios: Scenario[] = [dealsList, dealActivities, analytics, webhooks];

@@ -15,8 +15,9 @@ export interface SupportCounts {
 /**
  * One pass per fact, each over its own index, grouped by `ticketKey` (tickets) / `logKey`
  * (support logs): tickets created and closed in the period, logs in the period, open now.
+ * Used for periods that are not whole days (the rollup answers the others).
  */
-function countsBy(accountId: number, p: Period, ticketKey: string, logKey: string, tail: RawBuilder<unknown>) {
+function countsBy(accountId: number, p: Period, ticketKey: string, logKey: string) {
   const t = sql.ref(ticketKey);
   return sql<SupportCounts>`
     select k as ${sql.ref('key')}, sum(created) as created, sum(closed) as closed,
@@ -33,12 +34,12 @@ function countsBy(accountId: number, p: Period, ticketKey: string, logKey: strin
       union all
       select ${t}, 0, 0, 0, count(*) from tickets
         where account_id = ${accountId} and ${OPEN_TICKET} group by ${t}
-    ) facts group by k ${tail}`;
+    ) facts group by k`;
 }
 
 /** Per employee (ticket owner, log author); the row with a null key holds unassigned records. */
 export function supportByEmployee(db: Executor, accountId: number, p: Period) {
-  return rows(db, countsBy(accountId, p, 'owner_user_id', 'author_user_id', sql``));
+  return rows(db, countsBy(accountId, p, 'owner_user_id', 'author_user_id'));
 }
 
 /**
