@@ -65,6 +65,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   app.decorateRequest('rawBody', undefined);
   app.decorateRequest('invalidJson', false);
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  // JSON only: any other body (text/plain included) is 415 unsupported_media_type.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
     const raw = body as Buffer;
     request.rawBody = raw;

@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
 import { hmacSha256Hex, safeEqual, sha256Hex } from '../lib/crypto.ts';
 import { findKeyByHash, touchKey } from '../modules/api-keys/api-keys.repository.ts';
-import { grants, parseStoredScopes, satisfyingScopes } from '../modules/api-keys/scopes.ts';
+import { grantsAny, parseStoredScopes, satisfyingScopes } from '../modules/api-keys/scopes.ts';
 import type { RateLimitStore } from './rate-limit.ts';
 import type { App } from './types.ts';
 
@@ -89,8 +89,9 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
         headers: { 'Retry-After': String(resetSeconds) },
       });
     }
-    if (!grants(request.auth.scopes, scope)) {
-      throw new AppError('forbidden', `This API key lacks the scope "${scope}".`, { extra: { required_scopes: satisfyingScopes(scope) } });
+    if (!grantsAny(request.auth.scopes, scope)) {
+      const needed = typeof scope === 'string' ? `the scope "${scope}"` : `any of the scopes ${scope.map((s) => `"${s}"`).join(', ')}`;
+      throw new AppError('forbidden', `This API key lacks ${needed}.`, { extra: { required_scopes: satisfyingScopes(scope) } });
     }
     if (request.invalidJson) throw invalidJson();
   });

@@ -48,8 +48,28 @@ function fromFastify(error: FastifyError): AppError {
  * status its code has in the catalogue. Unknown errors are logged in full and answered as a
  * bare 500, never with their details.
  */
-export function registerErrorHandling(app: App, routePatterns: () => Map<string, Set<string>>): void {
+/** The methods allowed on a concrete path; a static route (`/orgs/resolve`) hides a parameterised one (`/orgs/:id`). */
+function allowedMethods(routes: RoutePatterns, path: string): string[] {
+  const matching = [...routes.values()].filter((r) => r.regex.test(path));
+  const chosen = matching.some((r) => r.static) ? matching.filter((r) => r.static) : matching;
+  return [...new Set(chosen.flatMap((r) => [...r.methods]))].sort();
+}
+
+function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, allowed: string[]) {
+  const allow = allowed.join(', ');
+  reply.header('Allow', allow);
+  const e = new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`);
+  return reply.code(e.status).send(errorBody(request, e));
+}
+
+export function registerErrorHandling(app: App, routePatterns: () => RoutePatterns): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    // `GET /orgs/resolve` reaches `/orgs/:id` and fails its integer check: the path names the static route, so 405.
+    if ((error as FastifyError).validationContext === 'params') {
+      const allowed = allowedMethods(routePatterns(), request.url.split('?')[0]);
+      const own = request.routeOptions.url ? routePatterns().get(request.routeOptions.url) : undefined;
+      if (own && !own.static && allowed.length && !allowed.includes(request.method)) return methodNotAllowed(request, reply, allowed);
+    }
     const appError = error instanceof AppError ? error : fromFastify(error as FastifyError);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: appError.code }, appError.message);
@@ -59,36 +79,28 @@ export function registerErrorHandling(app: App, routePatterns: () => Map<string,
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    const allowed = new Set<string>();
-    for (const [pattern, methods] of routePatterns()) {
-      if (new RegExp(pattern).test(path)) for (const m of methods) allowed.add(m);
-    }
-    if (allowed.size > 0) {
-      const allow = [...allowed].sort().join(', ');
-      reply.header('Allow', allow);
-      const e = new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`);
-      return reply.code(e.status).send(errorBody(request, e));
-    }
+    const allowed = allowedMethods(routePatterns(), path);
+    if (allowed.length > 0) return methodNotAllowed(request, reply, allowed);
     const e = new AppError('not_found', `No route ${request.method} ${path}.`);
     return reply.code(e.status).send(errorBody(request, e));
   });
 }
 
+/** Each route path (by its pattern) with its methods and a regular expression for concrete paths. */
+export type RoutePatterns = Map<string, { regex: RegExp; static: boolean; methods: Set<string> }>;
+
 /** Collects each route's path as a regular expression, so an unmatched request can tell 404 from 405. */
-export function collectRoutePatterns(app: App): () => Map<string, Set<string>> {
-  const patterns = new Map<string, Set<string>>();
+export function collectRoutePatterns(app: App): () => RoutePatterns {
+  const patterns: RoutePatterns = new Map();
   app.addHook('onRoute', (route) => {
     if (route.url.includes('*')) return;
-    const regex =
-      '^' +
-      route.url
-        .split('/')
-        .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('/') +
-      '/?$';
-    const methods = patterns.get(regex) ?? new Set<string>();
-    for (const m of [route.method].flat()) if (m !== 'HEAD') methods.add(m);
-    patterns.set(regex, methods);
+    const segments = route.url.split('/');
+    const regex = new RegExp(
+      '^' + segments.map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$',
+    );
+    const entry = patterns.get(route.url) ?? { regex, static: !segments.some((s) => s.startsWith(':')), methods: new Set<string>() };
+    for (const m of [route.method].flat()) if (m !== 'HEAD') entry.methods.add(m);
+    patterns.set(route.url, entry);
   });
   return () => patterns;
 }

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from 'typebox';
 import { ERROR_CATALOGUE, type ErrorCode } from '../lib/errors.ts';
-import { satisfyingScopes } from '../modules/api-keys/scopes.ts';
+import { describeRequirement, type ScopeRequirement } from '../modules/api-keys/scopes.ts';
 import type { App } from './types.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -47,7 +47,7 @@ function errorResponses(codes: ErrorCode[]): Record<string, object> {
 export function decorateRouteSchemas(app: App): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(API_PREFIX) || !route.schema) return;
-    const config = (route.config ?? {}) as { scope?: string | null; errors?: ErrorCode[] };
+    const config = (route.config ?? {}) as { scope?: ScopeRequirement | null; errors?: ErrorCode[] };
     const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
     if (config.scope === undefined) throw new Error(`${String(route.method)} ${route.url} declares no scope (use null for a public route)`);
     if (config.scope === null) {
@@ -55,10 +55,10 @@ export function decorateRouteSchemas(app: App): void {
       schema.response = { '4xx': { ...Type.Ref('ErrorResponse'), description: 'Client error, for example `not_found`.' }, ...(schema.response ?? {}) };
       return;
     }
-    const scope = config.scope as Parameters<typeof satisfyingScopes>[0];
+    const scope = config.scope;
     schema.security = [{ bearerAuth: [] }];
-    schema['x-required-scopes'] = [scope];
-    const line = `Required scope: \`${scope}\`${scope.endsWith(':read') ? ' (or `read`, or `*`)' : scope === '*' ? '' : ' (or `*`)'}.`;
+    schema['x-required-scopes'] = typeof scope === 'string' ? [scope] : [...scope];
+    const line = describeRequirement(scope);
     schema.description = schema.description ? `${schema.description}\n\n${line}` : line;
     const codes = [...new Set([...COMMON_ERRORS, ...(config.errors ?? [])])];
     schema.response = { ...errorResponses(codes), ...(schema.response ?? {}) };

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ErrorCode } from '../lib/errors.ts';
-import type { Scope } from '../modules/api-keys/scopes.ts';
+import type { ScopeRequirement } from '../modules/api-keys/scopes.ts';
 
 /** The Fastify instance every module registers routes on (TypeBox types flow into handlers). */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -27,8 +27,8 @@ declare module 'fastify' {
     invalidJson: boolean;
   }
   interface FastifyContextConfig {
-    /** The scope the route requires; `null` marks a public route (no key needed). */
-    scope?: Scope | null;
+    /** The scope the route requires (or a list, any of which grants it); `null` marks a public route (no key needed). */
+    scope?: ScopeRequirement | null;
     /** Route-specific error codes, documented in the OpenAPI document beside the common ones. */
     errors?: ErrorCode[];
   }

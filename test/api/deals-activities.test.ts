@@ -206,9 +206,12 @@ for (const engine of engines()) {
       const { deal } = await dealOf(a);
       const id = (await post(a, deal, { source_app: 's', message: 'm' })).json().id;
       await assertCommonAuth(h, a, { method: 'POST', url: `/api/v1/deals/${deal}/activities`, scope: 'deals:write', body: { source_app: 's', message: 'm' } });
-      await assertCommonAuth(h, a, { method: 'GET', url: `/api/v1/deals/${deal}/activities`, scope: 'deals:read' });
-      await assertCommonAuth(h, a, { method: 'GET', url: `/api/v1/deals/${deal}/activities/${id}`, scope: 'deals:read' });
+      await assertCommonAuth(h, a, { method: 'GET', url: `/api/v1/deals/${deal}/activities`, scope: ['deals:read', 'deals:write'] });
+      await assertCommonAuth(h, a, { method: 'GET', url: `/api/v1/deals/${deal}/activities/${id}`, scope: ['deals:read', 'deals:write'] });
       const writer = await a.keyWith(['deals:write']);
+      // deals:write lists and creates activities (the scope table), but does not read deals themselves.
+      assert.equal((await call(h, 'GET', `/api/v1/deals/${deal}/activities`, { key: writer })).statusCode, 200);
+      assertError(await call(h, 'GET', `/api/v1/deals/${deal}`, { key: writer }), 403, 'forbidden');
       assert.equal((await call(h, 'POST', `/api/v1/deals/${deal}/activities`, { key: writer, body: { source_app: 's', message: 'w' } })).statusCode, 201);
       assertError(await call(h, 'POST', `/api/v1/deals/${deal}/activities`, { key: await a.keyWith(['read']), body: { source_app: 's', message: 'w' } }), 403, 'forbidden');
     });

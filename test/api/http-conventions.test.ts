@@ -27,7 +27,15 @@ for (const engine of engines()) {
       const res = await call(h, 'DELETE', '/api/v1/orgs', { key: a.key });
       assertError(res, 405, 'method_not_allowed');
       assert.match(String(res.headers.allow), /GET/);
-      assertError(await call(h, 'PATCH', '/api/v1/orgs/resolve', { key: a.key }), 405, 'method_not_allowed');
+      const patch = await call(h, 'PATCH', '/api/v1/orgs/resolve', { key: a.key });
+      assertError(patch, 405, 'method_not_allowed');
+      assert.equal(patch.headers.allow, 'POST', 'the static route hides /orgs/{id}');
+      const get = await call(h, 'GET', '/api/v1/orgs/resolve', { key: a.key });
+      assertError(get, 405, 'method_not_allowed');
+      assert.equal(get.headers.allow, 'POST');
+      // A non-integer id on a parameterised route stays a 422 naming the parameter.
+      const bad = assertError(await call(h, 'GET', '/api/v1/deals/abc', { key: a.key }), 422, 'validation_error');
+      assert.ok(bad.fields.id);
     });
 
     test('malformed JSON: 401 without a key, 422 fields.body=invalid_json with one; nothing written', async () => {
@@ -49,6 +57,8 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       const res = await call(h, 'POST', WRITE, { key: a.key, body: 'source_app=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       assertError(res, 415, 'unsupported_media_type');
+      const text = await call(h, 'POST', WRITE, { key: a.key, body: '{"source_app":"x"}', headers: { 'content-type': 'text/plain' } });
+      assertError(text, 415, 'unsupported_media_type');
     });
 
     test('check order: authentication → signature → rate limit → scope → validation → existence', async () => {

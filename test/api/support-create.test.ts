@@ -146,7 +146,10 @@ for (const engine of engines()) {
       const theirs = await insertContact(h, b.accountId, await insertOrg(h, b.accountId, 'B Org'), { email: 'z@b.io' });
       const base = { source_app: 'hd', external_org_id: 'acme', title: 'T', details: 'D' };
       const before = await tableCounts(h.db);
-      for (const id of [elsewhere, theirs, 999999]) assertError(await create(a, { ...base, contact_id: id }), 404, 'contact_not_found');
+      for (const id of [theirs, 999999]) assertError(await create(a, { ...base, contact_id: id }), 404, 'contact_not_found');
+      // A contact of another org of the same account exists: it is refused as not belonging, as on POST /deals.
+      const misplaced = assertError(await create(a, { ...base, contact_id: elsewhere }), 422, 'validation_error');
+      assert.deepEqual(misplaced.fields, { contact_id: 'not_in_org' });
       assert.deepEqual(await tableCounts(h.db), before);
       // contact_id wins over contact_email.
       const res = await create(a, { ...base, contact_id: mine, contact_email: 'someone.else@acme.io' });
@@ -166,6 +169,16 @@ for (const engine of engines()) {
         fields: { contact_email: 'required' },
         request_id: res.headers['x-request-id'],
       });
+      assert.deepEqual(await tableCounts(h.db), before);
+      // The contact rule is reported together with schema errors, and null or empty count as missing.
+      const empty = assertError(await create(a, {}), 422, 'validation_error');
+      assert.deepEqual(empty.fields, { source_app: 'required', external_org_id: 'required', title: 'required', details: 'required', contact_email: 'required' });
+      const partial = assertError(await create(a, { source_app: 'hd', title: 'T', details: 'D' }), 422, 'validation_error');
+      assert.deepEqual(partial.fields, { external_org_id: 'required', contact_email: 'required' });
+      for (const contact_email of [null, '']) {
+        const res2 = assertError(await create(a, { source_app: 'hd', external_org_id: 'x', title: 'T', details: 'D', org_name: 'Acme', contact_email }), 422, 'validation_error');
+        assert.equal(res2.fields.contact_email, 'required');
+      }
       assert.deepEqual(await tableCounts(h.db), before);
     });
 

@@ -53,9 +53,10 @@ describe('OpenAPI document', () => {
       const ok = statuses.find((s) => s.startsWith('2'));
       assert.ok(ok, `${id} has a 2xx`);
       assert.ok(statuses.some((s) => s.startsWith('4')), `${id} has a 4xx`);
-      assert.ok(op.responses[ok!].content?.['application/json']?.schema, `${id} 2xx body is typed`);
+      // 204 No Content has no body to type; every other success does.
+      if (ok !== '204') assert.ok(op.responses[ok!].content?.['application/json']?.schema, `${id} 2xx body is typed`);
       if (op.security.length) {
-        assert.ok(op['x-required-scopes']?.length === 1, `${id} names its scope`);
+        assert.ok(op['x-required-scopes']?.length >= 1, `${id} names its scope`);
         for (const s of ['401', '403', '422', '429', '500']) assert.ok(op.responses[s], `${id} documents ${s}`);
       }
     }

@@ -34,10 +34,24 @@ export function grants(held: ReadonlySet<string> | null, required: Scope): boole
   return required.endsWith(':read') && held.has('read');
 }
 
+/** A route's requirement: one scope, or any one of several. */
+export type ScopeRequirement = Scope | readonly Scope[];
+
+export function grantsAny(held: ReadonlySet<string> | null, required: ScopeRequirement): boolean {
+  return typeof required === 'string' ? grants(held, required) : required.some((s) => grants(held, s));
+}
+
 /** The scopes that would satisfy `required`, for the 403 body's `required_scopes`. */
-export function satisfyingScopes(required: Scope): Scope[] {
+export function satisfyingScopes(required: ScopeRequirement): Scope[] {
+  if (typeof required !== 'string') return [...new Set(required.flatMap((s) => satisfyingScopes(s)))];
   if (required === '*') return ['*'];
   return required.endsWith(':read') ? [required, 'read', '*'] : [required, '*'];
+}
+
+/** How the OpenAPI description states a requirement. */
+export function describeRequirement(required: ScopeRequirement): string {
+  const list = satisfyingScopes(required).map((s) => `\`${s}\``);
+  return list.length === 1 ? `Required scope: ${list[0]}.` : `Required scope: any of ${list.join(', ')}.`;
 }
 
 /** Parses the stored JSON scope list; null (legacy) and ["*"] both mean full access. */

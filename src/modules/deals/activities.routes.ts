@@ -13,7 +13,8 @@ export function registerActivityRoutes(app: App, deps: ModuleDeps): void {
   app.get(
     '/deals/:id/activities',
     {
-      config: { scope: 'deals:read', errors: ['deal_not_found'] },
+      // The scope table grants deals:write "list and create deal activities"; the index names deals:read.
+      config: { scope: ['deals:read', 'deals:write'], errors: ['deal_not_found'] },
       schema: {
         operationId: 'listDealActivities',
         summary: 'Timeline activities of a deal',
@@ -30,7 +31,7 @@ export function registerActivityRoutes(app: App, deps: ModuleDeps): void {
   app.get(
     '/deals/:id/activities/:activity_id',
     {
-      config: { scope: 'deals:read', errors: ['deal_not_found', 'deal_activity_not_found'] },
+      config: { scope: ['deals:read', 'deals:write'], errors: ['deal_not_found', 'deal_activity_not_found'] },
       schema: {
         operationId: 'getDealActivity',
         summary: 'One timeline activity of a deal',

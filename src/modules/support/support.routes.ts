@@ -1,5 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/types.ts';
+import type { ErrorObject } from 'ajv';
+import { fieldsFromAjv } from '../../http/validation.ts';
+import { validationError } from '../../lib/errors.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { API_PREFIX } from '../../http/openapi.ts';
 import { pageOf } from '../../lib/pagination.ts';
@@ -87,7 +90,7 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
         description:
           'The org comes from the (source_app, external_org_id) mapping, or is looked up and linked on first use exactly as ' +
           `POST /orgs/resolve does, with org_name, contact_email and contact_name as the hints. ${RESOLVE_RULES}\n\n` +
-          'The contact: `contact_id` (a contact of that org, else 404 `contact_not_found`) takes precedence; otherwise ' +
+          'The contact: `contact_id` (404 `contact_not_found` when unknown; 422 `fields.contact_id = "not_in_org"` when it belongs to another org) takes precedence; otherwise ' +
           '`contact_email` is matched case-insensitively among the org contacts (the oldest wins) or created in the org ' +
           '(named `contact_name` when sent). Neither sent: 422 `validation_error` with `fields.contact_email = "required"`.\n\n' +
           'The ticket opens with status `open`; its first log has `note` (default: details) and the ticket channel ' +
@@ -97,8 +100,18 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
         body: CreateTicketBody,
         response: { 201: TicketCreated },
       },
+      // Schema errors and the contact rule are reported together, so `fields.contact_email = "required"` is never hidden.
+      attachValidation: true,
     },
     async (request, reply) => {
+      const fields = request.validationError ? fieldsFromAjv(request.validationError.validation as ErrorObject[]) : {};
+      const body = request.body as Record<string, unknown> | undefined;
+      const absent = (v: unknown) => v === undefined || v === null || v === '';
+      if ((body === undefined || (typeof body === 'object' && !Array.isArray(body))) && absent(body?.contact_id) && absent(body?.contact_email)) {
+        fields.contact_email = 'required';
+      }
+      const names = Object.keys(fields);
+      if (names.length) throw validationError(fields, names.length === 1 && fields.contact_email ? 'contact_email is required unless contact_id is sent.' : undefined);
       const ticket = await writes.createTicket(deps, request.auth.accountId, request.body);
       return reply.code(201).header('Location', ticketUrl(ticket.id)).send(ticket);
     },

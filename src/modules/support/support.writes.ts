@@ -37,7 +37,8 @@ async function writeLog(trx: Executor, accountId: number, ticket: repo.TicketRow
 async function contactFor(trx: Executor, accountId: number, orgId: number, input: CreateTicketInput, now: number): Promise<number> {
   if (input.contact_id !== undefined) {
     const contact = await repo.findContact(trx, accountId, input.contact_id);
-    if (!contact || Number(contact.org_id) !== orgId) throw notFound('contact_not_found', input.contact_id);
+    if (!contact) throw notFound('contact_not_found', input.contact_id);
+    if (Number(contact.org_id) !== orgId) throw validationError({ contact_id: 'not_in_org' }, `Contact ${input.contact_id} belongs to another organization.`);
     return Number(contact.id);
   }
   const email = input.contact_email!;
