@@ -26,7 +26,6 @@ export const ERROR_CATALOGUE = {
   validation_error: { status: 422, description: 'Bad input; `fields` maps each offending field to a reason.' },
   org_lookup_required: { status: 422, description: 'The pair is not mapped yet and the lookup hints (org_name, contact_email) are missing.' },
   idempotency_key_reused: { status: 422, description: 'The Idempotency-Key was used before with a different request.' },
-  invalid_transition: { status: 422, description: 'The requested status change is not allowed.' },
   rate_limited: { status: 429, description: 'The per-key request rate limit is reached; see Retry-After.' },
   internal_error: { status: 500, description: 'Unexpected server error; the request id identifies it in the logs.' },
   service_unavailable: { status: 503, description: 'A dependency (the database) is not reachable.' },

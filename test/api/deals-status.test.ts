@@ -80,20 +80,32 @@ for (const engine of engines()) {
       }
     });
 
-    test('won → lost and lost → won directly are 422 invalid_transition and change nothing', async () => {
+    test('any deal may be marked won or lost (the specification: "any deal"), closed deals included: won ↔ lost directly', async () => {
       const a = await createTestAccount(h);
       const org = await seedOrg(h, a.accountId);
-      for (const [from, to] of [['won', 'lost'], ['lost', 'won']] as const) {
-        const deal = await create(a, { org_id: org, status: from });
-        const before = await tableCounts(h.db);
-        const err = assertError(await patch(a, deal.id, { status: to }), 422, 'invalid_transition');
-        assert.equal(err.fields.status, 'invalid_transition');
-        assert.deepEqual(await tableCounts(h.db), before);
-        assert.deepEqual((await call(h, 'GET', `/api/v1/deals/${deal.id}`, { key: a.key })).json(), deal);
-        // Reopening first, then closing the other way, is the allowed path.
-        assert.equal((await patch(a, deal.id, { status: 'negotiation' })).statusCode, 200);
-        assert.equal((await patch(a, deal.id, { status: to })).json().status, to);
-      }
+      clock.set(T0);
+      const deal = await create(a, { org_id: org, status: 'won' });
+      const seen = (await outboxOf(h.db, a.accountId)).length;
+      clock.set(T0 + 1000);
+      const lost = await patch(a, deal.id, { status: 'lost', lost_reason: { code: 'price', label: 'Too expensive' } });
+      assert.equal(lost.statusCode, 200, lost.body);
+      assert.deepEqual(lost.json(), {
+        ...deal, status: 'lost', closed_at: iso(T0 + 1000), closed_by_user_id: null, lost_reason: { code: 'price', label: 'Too expensive' }, updated_at: iso(T0 + 1000),
+      });
+      clock.set(T0 + 2000);
+      const won = await patch(a, deal.id, { status: 'won' });
+      assert.equal(won.statusCode, 200, won.body);
+      assert.deepEqual(won.json(), { ...deal, status: 'won', closed_at: iso(T0 + 2000), closed_by_user_id: null, lost_reason: null, updated_at: iso(T0 + 2000) });
+      assert.deepEqual((await historyOf(h, deal.id)).map((r) => [r.from_status, r.to_status]), [[null, 'won'], ['won', 'lost'], ['lost', 'won']]);
+      const events = await eventsAfter(a, seen);
+      assert.deepEqual(events.map((e) => e.event_type), ['deal.lost', 'deal.won']);
+      assert.deepEqual(events[0].payload.lost_reason, { code: 'price', label: 'Too expensive' });
+      assert.equal(events[1].payload.deal.status, 'won');
+      // Marking a won deal won again is no move: nothing recorded, nothing emitted.
+      const again = await patch(a, deal.id, { status: 'won' });
+      assert.equal(again.statusCode, 200);
+      assert.equal((await historyOf(h, deal.id)).length, 3);
+      assert.equal((await eventsAfter(a, seen)).length, 2);
     });
 
     test('lost_reason: taken when moving to lost and on a lost deal; refused otherwise', async () => {

@@ -86,13 +86,13 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
   app.patch(
     '/deals/:id',
     {
-      config: { scope: '*', errors: ['deal_not_found', 'user_not_found', 'invalid_transition'] },
+      config: { scope: '*', errors: ['deal_not_found', 'user_not_found'] },
       schema: {
         operationId: 'updateDeal',
         summary: 'Update a deal or move its status',
         description:
-          'Open statuses (new, qualified, proposal, negotiation) move to any other status; a closed deal (won, lost) may only ' +
-          'be reopened to an open status (won → lost and lost → won directly are 422 `invalid_transition`). Every status ' +
+          'Open statuses (new, qualified, proposal, negotiation) move to any other status; a closed deal (won, lost) may be ' +
+          'reopened to an open status, and any deal may be marked won or lost (won → lost and lost → won are direct moves). Every status ' +
           'change is recorded. Moving to won or lost sets closed_at and closed_by_user_id (null for API keys) and emits ' +
           '`deal.won` / `deal.lost`; reopening clears closed_at, closed_by_user_id and lost_reason. `lost_reason` is only ' +
           'accepted when the deal is or becomes lost. Other edits emit no event. A body that changes nothing leaves ' +

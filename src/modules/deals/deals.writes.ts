@@ -20,12 +20,9 @@ export const isOpen = (s: DealStatus) => (OPEN_STATUSES as readonly string[]).in
 
 /**
  * The deal state machine. Open statuses move freely among themselves and to won or lost; a
- * closed deal may be reopened to an open status; won ↔ lost directly is refused, so a closed
- * deal is always reopened first and each close is its own recorded, evented decision.
+ * closed deal may be reopened to an open status; and, as the specification's state table has
+ * it, any deal may be marked won or lost, so won ↔ lost is a direct move (closed anew, with its event).
  */
-export function canMove(from: DealStatus, to: DealStatus): boolean {
-  return isOpen(from) || isOpen(to);
-}
 
 interface FieldValues {
   valueCents?: number | null;
@@ -110,12 +107,6 @@ export async function patchDeal(deps: Deps, actor: Actor, id: number, input: Pat
     const current = await getDealRow(trx, actor.accountId, id, { forUpdate: true });
     const to = input.status ?? current.status;
     const moving = to !== current.status;
-    if (moving && !canMove(current.status, to)) {
-      throw new AppError('invalid_transition', `A ${current.status} deal cannot move to ${to}; reopen it to an open status first.`, {
-        fields: { status: 'invalid_transition' },
-        extra: { current_status: current.status },
-      });
-    }
     if (input.lost_reason && to !== 'lost') throw lostReasonNotAllowed();
     if (input.owner_user_id != null) await requireRefs(trx, actor.accountId, { ownerUserId: input.owner_user_id });
 
