@@ -85,7 +85,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   decorateRouteSchemas(app);
   await registerOpenApi(app, VERSION);
   await app.register(authPlugin, { db: deps.database.db, clock, store, defaultRateLimit: config.rateLimitPerMinute });
-  await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours });
+  await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours, secretKey: config.secretKey });
 
   const moduleDeps: ModuleDeps = {
     db: deps.database.db,

@@ -34,6 +34,10 @@ for (const engine of engines()) {
       assert.equal(replay.body, first.body);
       assert.equal(replay.headers.location, first.headers.location);
       assert.equal(await orgCount(h, a.accountId), 1);
+      // The stored response is encrypted at rest (a webhook endpoint's answer carries its signing secret).
+      const row = await h.db.selectFrom('idempotency_keys').select('response_body').where('account_id', '=', a.accountId).executeTakeFirstOrThrow();
+      assert.match(row.response_body!, /^enc:v1:/);
+      assert.ok(!row.response_body!.includes('Acme'));
     });
 
     test('the body field idempotency_key works, and the header wins over it', async () => {

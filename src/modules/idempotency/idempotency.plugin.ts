@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { sha256Hex } from '../../lib/crypto.ts';
+import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import type { App } from '../../http/types.ts';
 import * as repo from './idempotency.repository.ts';
@@ -10,7 +10,11 @@ export interface IdempotencyOptions {
   db: Db;
   clock: Clock;
   ttlHours: number;
+  /** Encrypts stored responses at rest (they may hold a webhook signing secret shown once). */
+  secretKey: Buffer | null;
 }
+
+const SEALED = 'enc:v1:';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -86,7 +90,9 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
     }
     reply.header('Idempotent-Replayed', 'true');
     if (existing.location) reply.header('Location', existing.location);
-    return reply.code(existing.response_status ?? 200).type('application/json; charset=utf-8').send(existing.response_body ?? '');
+    const stored = existing.response_body ?? '';
+    const body = stored.startsWith(SEALED) && opts.secretKey ? decryptSecret(opts.secretKey, stored.slice(SEALED.length)) : stored;
+    return reply.code(existing.response_status ?? 200).type('application/json; charset=utf-8').send(body);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -98,7 +104,9 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       await repo.releaseKey(opts.db, claim.id);
     } else {
       const location = reply.getHeader('location');
-      await repo.completeKey(opts.db, claim.id, status, typeof payload === 'string' ? payload : String(payload ?? ''), location ? String(location) : null);
+      const text = typeof payload === 'string' ? payload : String(payload ?? '');
+      const stored = opts.secretKey ? SEALED + encryptSecret(opts.secretKey, text) : text;
+      await repo.completeKey(opts.db, claim.id, status, stored, location ? String(location) : null);
     }
     return payload;
   });
