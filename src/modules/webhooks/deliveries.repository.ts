@@ -25,7 +25,7 @@ function filtered(db: Executor, accountId: number, f: DeliveryFilter) {
 }
 
 export async function countDeliveries(db: Executor, accountId: number, f: DeliveryFilter): Promise<number> {
-  return countRows(filtered(db, accountId, f));
+  return countRows(db, filtered(db, accountId, f));
 }
 
 export function listDeliveries(db: Executor, accountId: number, f: DeliveryFilter, dir: 'asc' | 'desc', limit: number, offset: number): Promise<DeliveryRow[]> {

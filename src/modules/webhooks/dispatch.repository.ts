@@ -1,5 +1,6 @@
-import type { Db } from '../../db/database.ts';
-import type { DeliveryStatus } from '../../db/schema.ts';
+import { sql, type Insertable } from 'kysely';
+import type { Db, Executor } from '../../db/database.ts';
+import type { DeliveryStatus, WebhookAttemptsTable } from '../../db/schema.ts';
 import { enabledEndpointsOf } from './endpoints.repository.ts';
 
 /**
@@ -180,11 +181,16 @@ interface EndpointHealth {
 export async function recordAttempts(db: Db, items: PendingRecord[]): Promise<void> {
   if (items.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    const deliveries = await trx.selectFrom('webhook_deliveries').select(['id', 'attempts']).where('id', 'in', items.map((i) => i.record.deliveryId)).execute();
-    const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'failing_since']).where('id', 'in', [...new Set(items.map((i) => i.record.endpointId))]).execute();
-    const attempts = new Map(deliveries.map((d) => [d.id, d.attempts]));
-    const health = new Map<number, EndpointHealth>(endpoints.map((e) => [e.id, { failing_since: e.failing_since, change: null }]));
-    const rows = [];
+    const state = await trx
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+      .select(['d.id', 'd.attempts', 'w.id as endpoint_id', 'w.failing_since'])
+      .where('d.id', 'in', items.map((i) => i.record.deliveryId))
+      .execute();
+    const attempts = new Map(state.map((d) => [d.id, d.attempts]));
+    const health = new Map<number, EndpointHealth>(state.map((e) => [e.endpoint_id, { failing_since: e.failing_since, change: null }]));
+    const rows: Insertable<WebhookAttemptsTable>[] = [];
+    const updates: DeliveryUpdate[] = [];
     for (const { record: a, decide } of items) {
       const previous = attempts.get(a.deliveryId);
       const ep = health.get(a.endpointId);
@@ -195,21 +201,48 @@ export async function recordAttempts(db: Db, items: PendingRecord[]): Promise<vo
         account_id: a.accountId, delivery_id: a.deliveryId, attempt_number: outcome.attemptNumber, trigger: a.trigger, status_code: a.statusCode,
         error: a.error, response_body: a.responseBody, duration_ms: a.durationMs, requested_at: a.requestedAt,
       });
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          status: outcome.status, attempts: outcome.attemptNumber, next_attempt_at: outcome.nextAttemptAt, next_trigger: null, response_status: a.statusCode,
-          error: a.error, duration_ms: a.durationMs, last_attempt_at: a.requestedAt, locked_until: null,
-        })
-        .where('id', '=', a.deliveryId)
-        .execute();
+      updates.push({ id: a.deliveryId, status: outcome.status, attempts: outcome.attemptNumber, next_attempt_at: outcome.nextAttemptAt, response_status: a.statusCode, error: a.error, duration_ms: a.durationMs, last_attempt_at: a.requestedAt });
       trackHealth(ep, outcome, a.requestedAt);
     }
-    if (rows.length) await trx.insertInto('webhook_attempts').values(rows).execute();
+    if (rows.length === 0) return;
+    await trx.insertInto('webhook_attempts').values(rows).execute();
+    await updateDeliveries(trx, updates);
     for (const [id, ep] of health) {
       if (ep.change) await trx.updateTable('webhook_endpoints').set(ep.change).where('id', '=', id).execute();
     }
   });
+}
+
+interface DeliveryUpdate {
+  id: number;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number | null;
+  response_status: number;
+  error: string | null;
+  duration_ms: number;
+  last_attempt_at: number;
+}
+
+/** One UPDATE for the whole batch (a CASE per column, cast so PostgreSQL knows each type). */
+async function updateDeliveries(trx: Executor, updates: DeliveryUpdate[]): Promise<void> {
+  const column = (name: Exclude<keyof DeliveryUpdate, 'id'>, type: 'text' | 'integer' | 'bigint') =>
+    sql`case ${sql.ref('id')} ${sql.join(updates.map((u) => sql`when ${u.id} then cast(${u[name]} as ${sql.raw(type)})`), sql` `)} end`;
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: column('status', 'text') as never,
+      attempts: column('attempts', 'integer') as never,
+      next_attempt_at: column('next_attempt_at', 'bigint') as never,
+      response_status: column('response_status', 'integer') as never,
+      error: column('error', 'text') as never,
+      duration_ms: column('duration_ms', 'integer') as never,
+      last_attempt_at: column('last_attempt_at', 'bigint') as never,
+      next_trigger: null,
+      locked_until: null,
+    })
+    .where('id', 'in', updates.map((u) => u.id))
+    .execute();
 }
 
 function trackHealth(ep: EndpointHealth, outcome: AttemptOutcome, at: number): void {

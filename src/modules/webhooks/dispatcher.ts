@@ -29,6 +29,8 @@ export interface DispatcherOptions {
 
 const FAN_OUT_BATCH = 500;
 const LEASE_MARGIN_MS = 5000;
+/** Claimed ahead per endpoint, in multiples of its concurrency cap (each a queue of slots). */
+const AHEAD = 2;
 
 /**
  * The outbox → receiver pipeline of one process: fans events out into deliveries, claims due
@@ -45,7 +47,10 @@ export class Dispatcher {
   readonly #leaseMs: number;
   readonly #postgres: boolean;
   readonly #inflight = new Map<number, number>();
+  /** Attempts until recorded (stop() waits for them). */
   readonly #tasks = new Set<Promise<void>>();
+  /** HTTP requests in flight: what the caps count. */
+  #sending = 0;
   #pumping: Promise<void> | null = null;
   #again = false;
   /** Set by wake() (events committed, NOTIFY, the poll): the next pass fans the outbox out. */
@@ -66,8 +71,8 @@ export class Dispatcher {
     this.#clock = options.clock ?? systemClock;
     this.#perEndpoint = options.perEndpointConcurrency ?? 10;
     this.#global = options.globalConcurrency ?? 100;
-    // A claimed delivery may wait for one attempt of its endpoint before its own: two time-outs.
-    this.#leaseMs = 2 * options.config.webhookTimeoutMs + LEASE_MARGIN_MS;
+    // A claimed delivery may wait for up to AHEAD attempts of its endpoint before its own.
+    this.#leaseMs = (AHEAD + 1) * options.config.webhookTimeoutMs + LEASE_MARGIN_MS;
     this.#records = new RecordQueue(options.database.db);
     this.#postgres = options.database.dialect === 'postgres';
     this.#sender = createSender({
@@ -164,14 +169,14 @@ export class Dispatcher {
     if (!this.#claimWanted || this.#stopped) return;
     this.#claimWanted = false;
     const holding = new Map(this.#inflight);
-    let held = this.#tasks.size;
+    let held = this.#sending;
     for (const [id, list] of this.#ready) {
       holding.set(id, (holding.get(id) ?? 0) + list.length);
       held += list.length;
     }
-    const room = 2 * this.#global - held;
+    const room = (AHEAD + 1) * this.#global - held;
     if (room <= 0) return;
-    const claimed = await repo.claimDue(db, this.#postgres, this.#clock.now(), this.#leaseMs, { room, perEndpoint: 2 * this.#perEndpoint, inflight: holding });
+    const claimed = await repo.claimDue(db, this.#postgres, this.#clock.now(), this.#leaseMs, { room, perEndpoint: (AHEAD + 1) * this.#perEndpoint, inflight: holding });
     for (const d of claimed) {
       const list = this.#ready.get(d.endpoint_id);
       if (list) list.push(d);
@@ -182,7 +187,7 @@ export class Dispatcher {
 
   #launchReady(): void {
     for (const [endpointId, list] of this.#ready) {
-      while (list.length && (this.#inflight.get(endpointId) ?? 0) < this.#perEndpoint && this.#tasks.size < this.#global && !this.#stopped) {
+      while (list.length && (this.#inflight.get(endpointId) ?? 0) < this.#perEndpoint && this.#sending < this.#global && !this.#stopped) {
         this.#launch(list.shift()!);
       }
       if (list.length === 0) this.#ready.delete(endpointId);
@@ -191,23 +196,32 @@ export class Dispatcher {
 
   #launch(d: repo.ClaimedDelivery): void {
     this.#inflight.set(d.endpoint_id, (this.#inflight.get(d.endpoint_id) ?? 0) + 1);
+    this.#sending++;
     inFlight.inc();
-    const task = this.#attempt(d)
+    let released = false;
+    // The slot is the HTTP request: it frees when the answer is in, while the record is written.
+    const release = () => {
+      if (released) return;
+      released = true;
+      const n = (this.#inflight.get(d.endpoint_id) ?? 1) - 1;
+      if (n <= 0) this.#inflight.delete(d.endpoint_id);
+      else this.#inflight.set(d.endpoint_id, n);
+      this.#sending--;
+      inFlight.dec();
+      // Refill in batches: claim again once this endpoint's claimed-ahead queue runs low.
+      if ((this.#ready.get(d.endpoint_id)?.length ?? 0) <= this.#perEndpoint) this.#claimWanted = true;
+      this.#kick();
+    };
+    const task = this.#attempt(d, release)
       .catch((err) => this.#o.log?.error({ err, delivery_id: d.id }, 'webhook attempt could not be recorded; it will be retried when its lease ends'))
       .finally(() => {
-        const n = (this.#inflight.get(d.endpoint_id) ?? 1) - 1;
-        if (n <= 0) this.#inflight.delete(d.endpoint_id);
-        else this.#inflight.set(d.endpoint_id, n);
-        inFlight.dec();
         this.#tasks.delete(task);
-        // Refill in batches: claim again once this endpoint's claimed-ahead queue runs low.
-        if ((this.#ready.get(d.endpoint_id)?.length ?? 0) <= this.#perEndpoint / 2) this.#claimWanted = true;
-        this.#kick();
+        release();
       });
     this.#tasks.add(task);
   }
 
-  async #attempt(d: repo.ClaimedDelivery): Promise<void> {
+  async #attempt(d: repo.ClaimedDelivery, release: () => void): Promise<void> {
     const requestedAt = this.#clock.now();
     const body = Buffer.from(d.payload, 'utf8');
     const previous = d.previous_secret_encrypted && (d.previous_secret_expires_at ?? 0) > requestedAt ? this.#secret(d.previous_secret_encrypted) : null;
@@ -221,6 +235,7 @@ export class Dispatcher {
       timestampSeconds: Math.floor(requestedAt / 1000),
     });
     const result = await this.#sender.send(d.url, headers, body);
+    release();
     attemptsTotal.inc({ outcome: result.error ? 'failed' : 'sent', error: result.error ?? 'none' });
     attemptDuration.observe(result.durationMs / 1000);
     const schedule = this.#o.config.webhookRetryScheduleSeconds;

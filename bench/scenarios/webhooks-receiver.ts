@@ -1,0 +1,30 @@
+// The webhook receiver of the `webhooks` scenario, in its own process: HTTPS on 127.0.0.1,
+// answers 204 at once, remembers when each X-Service-Event-Id arrived. GET /__stats reports and resets.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+let arrivals: Record<string, number> = {};
+let count = 0;
+const server = createServer({ key: readFileSync(process.env.BENCH_TLS_KEY!), cert: readFileSync(process.env.BENCH_TLS_CERT!), keepAliveTimeout: 60_000 }, (req, res) => {
+  if (req.method === 'GET' && req.url === '/__stats') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count, arrivals }));
+    arrivals = {};
+    count = 0;
+    return;
+  }
+  req.resume();
+  req.on('end', () => {
+    count++;
+    const id = req.headers['x-service-event-id'];
+    if (typeof id === 'string') arrivals[id] = performance.timeOrigin + performance.now();
+    res.writeHead(204).end();
+  });
+});
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(JSON.stringify({ url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` }) + '\n');
+});
+process.once('SIGTERM', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});
