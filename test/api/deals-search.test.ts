@@ -51,7 +51,10 @@ for (const engine of engines()) {
       assert.deepEqual((await found(w.a.key, { payment_customer_id: 'cus_A', contact_email: 'sam@globex.com' })).data.map((d: any) => d.id), [w.d3]);
       assert.deepEqual((await found(w.a.key, { payment_customer_id: 'cus_B', org_id: w.org2 })).data, []);
       assert.deepEqual((await found(w.a.key, { payment_customer_id: 'cus_' })).data, [], 'no prefix match');
-      assert.deepEqual((await found(w.a.key, { contact_email: 'pat.lee@acme' })).data, []);
+      assert.deepEqual((await found(w.a.key, { contact_email: 'pat.lee@acme.com' })).data, []);
+      const malformed = await call(h, 'GET', '/api/v1/deals/search', { key: w.a.key, query: { contact_email: 'not-an-email' } });
+      assert.equal(malformed.statusCode, 422);
+      assert.equal(malformed.json().fields.contact_email, 'invalid_format');
       assert.deepEqual((await found(w.a.key, { payment_customer_id: 'cus_%' })).data, []);
     });
 

@@ -45,5 +45,7 @@ describe('scope resolution', () => {
     assert.deepEqual(parseScopeList(undefined), ['*']);
     assert.deepEqual(parseScopeList(' deals:read, deals:write ,deals:read'), ['deals:read', 'deals:write']);
     assert.throws(() => parseScopeList('deals:read,customers:read'), /customers:read/);
+    assert.throws(() => parseScopeList(''), /empty/);
+    assert.throws(() => parseScopeList(' , '), /empty/);
   });
 });

@@ -69,7 +69,7 @@ export type DealListQueryT = Static<typeof DealListQuery>;
 
 export const DealSearchQuery = Type.Object({
   payment_customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Exact external payment-provider customer id.' })),
-  contact_email: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: "The deal contact's e-mail, case-insensitive, exact." })),
+  contact_email: Type.Optional(Type.String({ format: 'email', maxLength: 320, description: "The deal contact's e-mail, case-insensitive, exact." })),
   org_id: Type.Optional(Id('Customer org id.')),
   ...PageQuery,
 });
