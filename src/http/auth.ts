@@ -70,6 +70,14 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
       if (request.invalidJson) throw invalidJson();
       return;
     }
+    // Every authenticated request counts against the key's budget and carries the RateLimit-* headers,
+    // the refused ones too; the signature verdict is still given before the rate-limit one.
+    const limit = request.auth.rateLimitPerMinute;
+    const hit = await opts.store.hit(`key:${request.auth.rateLimitKey}`, WINDOW_MS);
+    const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+    reply.header('RateLimit-Limit', String(limit));
+    reply.header('RateLimit-Remaining', String(Math.max(0, limit - hit.count)));
+    reply.header('RateLimit-Reset', String(resetSeconds));
     const signature = request.headers['x-service-signature'];
     if (signature !== undefined) {
       const secret = readBearer(request.headers.authorization) ?? '';
@@ -78,12 +86,6 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
         throw new AppError('forbidden', 'X-Service-Signature does not match the request body.');
       }
     }
-    const limit = request.auth.rateLimitPerMinute;
-    const hit = await opts.store.hit(`key:${request.auth.rateLimitKey}`, WINDOW_MS);
-    const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
-    reply.header('RateLimit-Limit', String(limit));
-    reply.header('RateLimit-Remaining', String(Math.max(0, limit - hit.count)));
-    reply.header('RateLimit-Reset', String(resetSeconds));
     if (hit.count > limit) {
       throw new AppError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${resetSeconds} s.`, {
         headers: { 'Retry-After': String(resetSeconds) },

@@ -68,7 +68,9 @@ for (const engine of engines()) {
       // Signature (403) beats the rate limit: an exhausted narrow key with a bad signature.
       const narrow = await a.keyWith(['users:read'], 1);
       assert.equal((await call(h, 'GET', '/api/v1/users', { key: narrow })).statusCode, 200);
-      assertError(await call(h, 'GET', '/api/v1/orgs', { key: narrow, headers: { 'x-service-signature': 'bad' } }), 403, 'forbidden');
+      const badSignature = await call(h, 'GET', '/api/v1/orgs', { key: narrow, headers: { 'x-service-signature': 'bad' } });
+      assertError(badSignature, 403, 'forbidden');
+      assert.equal(badSignature.headers['ratelimit-limit'], '1', 'refused requests carry the rate-limit headers too');
       // Rate limit (429) beats the missing scope.
       assertError(await call(h, 'GET', '/api/v1/orgs', { key: narrow }), 429, 'rate_limited');
       // Scope (403) beats validation.
