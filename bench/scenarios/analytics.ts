@@ -19,7 +19,7 @@ import type { BenchOptions } from '../lib/types.ts';
 
 const SQLITE_CACHE = '.bench/analytics-1m.sqlite';
 const PG_SCHEMA = 'bench_analytics';
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 15);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 21);
 const ENDPOINTS: Record<string, (ctx: ReportContext) => Promise<unknown>> = {
   sales: (ctx) => salesReport(ctx, { by: 'owner' }),
   support: supportReport,
@@ -176,10 +176,15 @@ async function measure(h: DatabaseHandle, explain: boolean): Promise<AnalyticsRe
         await inject();
         await direct();
       }
-      // Interleaved, so cache state and background noise hit both sides alike.
+      // Interleaved in alternating order (ABBA), so cache state, noise and "first after a pause" hit both sides alike.
       for (let i = 0; i < ITERATIONS; i++) {
-        endpointSamples.push(await time(inject));
-        directSamples.push(await time(direct));
+        if (i % 2 === 0) {
+          endpointSamples.push(await time(inject));
+          directSamples.push(await time(direct));
+        } else {
+          directSamples.push(await time(direct));
+          endpointSamples.push(await time(inject));
+        }
       }
       const r = { engine: h.dialect, endpoint, range, endpointP50: p50(endpointSamples), directP50: p50(directSamples), ratio: 0, queries: queries.length };
       r.ratio = r.endpointP50 / r.directP50;

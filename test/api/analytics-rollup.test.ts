@@ -166,6 +166,10 @@ for (const engine of engines()) {
             const mixed = await get(a.key, endpoint, { from: '2026-03-15', to: '2026-06-10' });
             const mixedRecords = await get(a.key, endpoint, { from: '2026-03-15T00:00:00Z', to: '2026-06-10T23:59:59.998Z' });
             assert.equal(strip(mixedRecords), strip(mixed), `${endpoint} mixed`);
+            // Days, months and a whole year: the yearly, monthly and record parts together.
+            const long = await get(a.key, endpoint, { from: '2025-11-15', to: '2027-02-10' });
+            const longRecords = await get(a.key, endpoint, { from: '2025-11-15T00:00:00Z', to: '2027-02-10T23:59:59.998Z' });
+            assert.equal(strip(longRecords), strip(long), `${endpoint} long`);
           }
         }),
         { numRuns: 25 },

@@ -4,6 +4,7 @@ import {
   change, isoWeekLabel, percentOf, presetPeriods, resolveRange, startOfIsoWeek, wantsCompare, weekIndex, weeksOf, winRate, type Preset,
 } from '../../src/modules/analytics/analytics.period.ts';
 import { AppError } from '../../src/lib/errors.ts';
+import { segments } from '../../src/modules/analytics/analytics.customers.repository.ts';
 
 const t = (s: string) => Date.parse(s);
 const iso = (p: { from: number; to: number }) => [new Date(p.from).toISOString().slice(0, 10), new Date(p.to).toISOString().slice(0, 10)];
@@ -175,5 +176,24 @@ describe('change objects and rates', () => {
   test('compare values', () => {
     for (const v of ['1', 'true', 'previous']) assert.equal(wantsCompare(v), true);
     for (const v of [undefined, '0', 'false']) assert.equal(wantsCompare(v), false);
+  });
+});
+
+describe('per-org rollup segments', () => {
+  const d = (s: string) => t(`${s}T00:00:00Z`) / 86_400_000;
+  test('a calendar year is one yearly segment', () => {
+    assert.deepEqual(segments({ from: t('2026-01-01T00:00:00Z'), to: t('2027-01-01T00:00:00Z') }), { years: [{ a: d('2026-01-01'), b: d('2027-01-01') }], months: [], raw: [] });
+  });
+  test('days, months, a year, months, days', () => {
+    assert.deepEqual(segments({ from: t('2025-11-15T00:00:00Z'), to: t('2027-02-11T00:00:00Z') }), {
+      years: [{ a: d('2026-01-01'), b: d('2027-01-01') }],
+      months: [{ a: d('2025-12-01'), b: d('2026-01-01') }, { a: d('2027-01-01'), b: d('2027-02-01') }],
+      raw: [{ from: t('2025-11-15T00:00:00Z'), to: t('2025-12-01T00:00:00Z') }, { from: t('2027-02-01T00:00:00Z'), to: t('2027-02-11T00:00:00Z') }],
+    });
+  });
+  test('inside one month, or not whole days: records only', () => {
+    assert.deepEqual(segments({ from: t('2026-11-02T00:00:00Z'), to: t('2026-11-20T00:00:00Z') }), { years: [], months: [], raw: [{ from: t('2026-11-02T00:00:00Z'), to: t('2026-11-20T00:00:00Z') }] });
+    const odd = { from: t('2026-01-01T00:00:00Z'), to: t('2027-01-01T00:00:00.001Z') };
+    assert.deepEqual(segments(odd), { years: [], months: [], raw: [odd] });
   });
 });

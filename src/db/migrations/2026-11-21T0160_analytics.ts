@@ -38,8 +38,8 @@ const INDEXES: [name: string, table: string, columns: string, where?: string][] 
  */
 interface Fact {
   fact: string;
-  /** `month`: dated by the first day of the record's UTC calendar month (per-org facts, where days would not compress). */
-  bucket?: 'month';
+  /** Dated by the first day of the record's UTC calendar month or year (per-org facts, where days would not compress). */
+  bucket?: 'month' | 'year';
   /** Epoch-ms column that dates the record. */
   at: string;
   /** The dimension expression over the row variable `r`. */
@@ -56,7 +56,17 @@ const monthStart = (d: string) =>
   `(select ${d} - (doy - (153 * ((5 * doy + 2) / 153) + 2) / 5) from (select doe - (365 * yoe + yoe / 4 - yoe / 100) as doy from ` +
   `(select doe, (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365 as yoe from ` +
   `(select (${d} + 719468) - ((${d} + 719468) / 146097) * 146097 as doe) as a) as b) as c)`;
-const dayOf = (f: Fact, column: string) => (f.bucket === 'month' ? monthStart(`${column} / 86400000`) : `${column} / 86400000`);
+/** January 1st (days since 1970-01-01) of the UTC year holding day `d`: civil-from-days, then days-from-civil of (year, 1, 1). */
+const yearStart = (d: string) =>
+  `(select era2 * 146097 + yoe2 * 365 + yoe2 / 4 - yoe2 / 100 + 306 - 719468 from (select yp - (yp / 400) * 400 as yoe2, yp / 400 as era2 from ` +
+  `(select yoe + era * 400 + (case when (5 * doy + 2) / 153 >= 10 then 1 else 0 end) - 1 as yp from ` +
+  `(select doe - (365 * yoe + yoe / 4 - yoe / 100) as doy, yoe, era from ` +
+  `(select doe, era, (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365 as yoe from ` +
+  `(select z - (z / 146097) * 146097 as doe, z / 146097 as era from (select ${d} + 719468 as z) as s0) as s1) as s2) as s3) as s4) as s5)`;
+const dayOf = (f: Fact, column: string) =>
+  f.bucket === 'month' ? monthStart(`${column} / 86400000`) : f.bucket === 'year' ? yearStart(`${column} / 86400000`) : `${column} / 86400000`;
+/** Each per-org monthly fact also by year, so a year is one row per org. */
+const withYears = (facts: Fact[]): Fact[] => facts.flatMap((f) => (f.bucket === 'month' ? [f, { ...f, fact: `${f.fact}_year`, bucket: 'year' as const }] : [f]));
 
 const KIND = "case r.event_type when 'note' then 1 when 'email' then 2 when 'call' then 3 else 4 end";
 const TABLES: { table: string; columns: string[]; facts: Fact[] }[] = [
@@ -192,7 +202,8 @@ export async function up(db: AnyDb): Promise<void> {
   await sql.raw(`create table analytics_daily (
       account_id bigint not null, fact text not null, day bigint not null, dim bigint not null, n bigint not null,
       primary key (account_id, fact, day, dim))${sqlite ? ' without rowid' : ''}`).execute(db);
-  for (const { table, columns, facts } of TABLES) {
+  for (const { table, columns, facts: own } of TABLES) {
+    const facts = withYears(own);
     for (const f of facts) await sql.raw(backfill(table, f)).execute(db);
     const name = `analytics_${table}`;
     const extra = EXTRA[table] ?? {};

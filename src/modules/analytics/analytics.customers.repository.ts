@@ -34,33 +34,67 @@ const MONTHLY: Partial<Record<RankingMetric, string>> = {
   tickets_created: 'org_ticket_created', support_updates: 'org_support_log',
 };
 
-/**
- * The whole UTC calendar months inside a whole-day period, as [first day, end day) in days
- * since 1970-01-01, or null when there is none: the per-org rollup answers those months and
- * the records answer the days before and after them.
- */
-export function monthSpan(p: Period): { a: number; b: number } | null {
-  if (!wholeDays(p)) return null;
-  const f = new Date(p.from);
-  const t = new Date(p.to);
-  const a = f.getUTCDate() === 1 ? p.from : Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1);
+interface Segments {
+  /** Whole calendar years, [a, b) in days since 1970-01-01. */
+  years: { a: number; b: number }[];
+  /** Whole calendar months outside those years. */
+  months: { a: number; b: number }[];
+  /** What is left: periods read from the records. */
+  raw: Period[];
+}
+
+const day = (ms: number) => ms / DAY_MS;
+
+/** Whole months of [from, to) (ms, whole days) and the days around them. */
+function splitMonths(from: number, to: number, out: Segments): void {
+  const f = new Date(from);
+  const t = new Date(to);
+  const a = f.getUTCDate() === 1 ? from : Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1);
   const b = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1);
-  return a < b ? { a: a / DAY_MS, b: b / DAY_MS } : null;
+  if (a >= b) {
+    if (from < to) out.raw.push({ from, to });
+    return;
+  }
+  if (from < a) out.raw.push({ from, to: a });
+  out.months.push({ a: day(a), b: day(b) });
+  if (b < to) out.raw.push({ from: b, to });
+}
+
+/**
+ * A whole-day period cut into whole UTC calendar years and months (answered by the per-org
+ * rollup) and the days around them (answered by the records); other periods are all records.
+ */
+export function segments(p: Period): Segments {
+  const out: Segments = { years: [], months: [], raw: [] };
+  if (!wholeDays(p)) {
+    out.raw.push(p);
+    return out;
+  }
+  const f = new Date(p.from);
+  const a = f.getUTCMonth() === 0 && f.getUTCDate() === 1 ? p.from : Date.UTC(f.getUTCFullYear() + 1, 0, 1);
+  const b = Date.UTC(new Date(p.to).getUTCFullYear(), 0, 1);
+  if (a >= b) {
+    splitMonths(p.from, p.to, out);
+    return out;
+  }
+  splitMonths(p.from, a, out);
+  out.years.push({ a: day(a), b: day(b) });
+  splitMonths(b, p.to, out);
+  return out;
 }
 
 /**
  * (org_id, n) rows counting records per org over the period, possibly several per org: the
- * monthly rollup `fact` for the whole months inside it, and `from` (a `table where …` over a
- * period) for the days around them, or for all of it.
+ * per-org rollup `fact` (by month) and `${fact}_year` (by year) for the whole months and years
+ * inside it, and `from` (a `table where …` over a period) for the days around them.
  */
 export function perOrgCounts(accountId: number, p: Period, fact: string | undefined, from: (q: Period) => RawBuilder<unknown>): RawBuilder<unknown> {
   const raw = (q: Period) => sql`select org_id, count(*) as n from ${from(q)} group by org_id`;
-  const span = fact ? monthSpan(p) : null;
-  if (!span) return raw(p);
-  const parts = [sql`select dim as org_id, sum(n) as n from analytics_daily
-    where account_id = ${accountId} and fact = ${fact} and day >= ${span.a} and day < ${span.b} group by dim`];
-  if (p.from < span.a * DAY_MS) parts.push(raw({ from: p.from, to: span.a * DAY_MS }));
-  if (span.b * DAY_MS < p.to) parts.push(raw({ from: span.b * DAY_MS, to: p.to }));
+  if (!fact) return raw(p);
+  const seg = segments(p);
+  const rollup = (name: string, s: { a: number; b: number }) => sql`select dim as org_id, sum(n) as n from analytics_daily
+    where account_id = ${accountId} and fact = ${name} and day >= ${s.a} and day < ${s.b} group by dim`;
+  const parts = [...seg.years.map((s) => rollup(`${fact}_year`, s)), ...seg.months.map((s) => rollup(fact, s)), ...seg.raw.map(raw)];
   return sql.join(parts, sql` union all `);
 }
 
