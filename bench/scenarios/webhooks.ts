@@ -25,6 +25,7 @@ export const description =
   'baseline that signs and POSTs the same payloads over keep-alive with no database work; and commit-to-receiver latency.';
 
 const ENTITY = { deal_id: 42, deal: { id: 42, title: 'Renewal 2027 — enterprise plan', status: 'won' } };
+const ROUNDS = 3;
 const CONCURRENCY = 10; // the dispatcher's per-endpoint cap: one endpoint, so the baseline gets the same
 
 interface Setup {
@@ -102,9 +103,9 @@ async function stats(receiverUrl: string, ca: string): Promise<{ count: number; 
   }
 }
 
-/** Sign and POST the stored payloads over keep-alive, CONCURRENCY at a time, no database work. */
+/** Sign and POST the latest `n` stored payloads over keep-alive, CONCURRENCY at a time, no database work. */
 async function baseline(s: Setup, receiverUrl: string, ca: string, n: number): Promise<number> {
-  const rows = await s.database.db.selectFrom('events').select(['public_id', 'payload']).orderBy('id').limit(n).execute();
+  const rows = await s.database.db.selectFrom('events').select(['public_id', 'payload']).orderBy('id', 'desc').limit(n).execute();
   const endpoint = await s.database.db.selectFrom('webhook_endpoints').select('secret_encrypted').executeTakeFirstOrThrow();
   const secret = decryptSecret(s.secretKey, endpoint.secret_encrypted);
   const agent = new Agent({ connect: { ca }, connections: CONCURRENCY, keepAliveTimeout: 30_000 });
@@ -140,13 +141,25 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
     await waitIdle(s, 20);
     await stats(receiverUrl, ca);
     await dispatcher.stop();
+    // Throughput in alternating rounds (dispatcher, then baseline on the same payloads), best of each:
+    // other work on a shared machine then hits both sides alike instead of whichever ran at the time.
+    let perSecond = 0;
+    let base = 0;
+    const per = Math.ceil(n / ROUNDS);
+    for (let round = 0; round < ROUNDS; round++) {
+      await emitBatch(s, per);
+      const d = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY });
+      const started = performance.now();
+      await d.start();
+      await waitIdle(s, 10);
+      perSecond = Math.max(perSecond, per / ((performance.now() - started) / 1000));
+      await d.stop();
+      await stats(receiverUrl, ca);
+      base = Math.max(base, await baseline(s, receiverUrl, ca, per));
+      await stats(receiverUrl, ca);
+    }
     const measured = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY });
-    await emitBatch(s, n);
-    const started = performance.now();
     await measured.start();
-    await waitIdle(s, 10);
-    const perSecond = n / ((performance.now() - started) / 1000);
-    await stats(receiverUrl, ca);
 
     // Latency: one event per transaction at a steady pace, woken as the API's notifyEvents does.
     const commits = new Map<string, number>();
@@ -162,7 +175,6 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
     const { arrivals } = await stats(receiverUrl, ca);
     await measured.stop();
     const latencies = [...commits].map(([id, t]) => arrivals[id] - t).filter(Number.isFinite).sort((a, b) => a - b);
-    const base = await baseline(s, receiverUrl, ca, n);
     return {
       engine,
       deliveries: n,

@@ -2,9 +2,11 @@ import type { Db } from '../../db/database.ts';
 import * as repo from './dispatch.repository.ts';
 
 const MAX_BATCH = 200;
+/** Records wait this long for company: a few ms on the record, not on the receiver's clock. */
+const FLUSH_DELAY_MS = 2;
 
 /**
- * Group commit for attempt records: the records that finish in the same turn of the event loop
+ * Group commit for attempt records: the records that finish within a couple of milliseconds
  * (and while a write is running) share one transaction, so the database work per delivery shrinks
  * as the load grows. Each caller still learns whether its own record was written.
  */
@@ -23,10 +25,10 @@ export class RecordQueue {
       this.#queue.push({ record, decide, done: (err) => (err ? reject(err) : resolve()) });
       if (!this.#scheduled && !this.#flushing) {
         this.#scheduled = true;
-        setImmediate(() => {
+        setTimeout(() => {
           this.#scheduled = false;
           this.#flushing ??= this.#flush().finally(() => (this.#flushing = null));
-        });
+        }, FLUSH_DELAY_MS);
       }
     });
   }
