@@ -211,6 +211,21 @@ for (const engine of engines()) {
       check(afterwards, ep.secret, false);
     });
 
+    test('an endpoint deleted while its attempt is in flight: the attempt ends quietly, nothing is left behind', async () => {
+      env.receiver.on('/deleted', () => ({ delayMs: 300 }));
+      const a = await createTestAccount(env.h);
+      const ep = await createEndpoint(env.h, a, env.receiver.url('/deleted'), ['deal.won']);
+      await emit(env.h, a.accountId, 'deal.won', WON);
+      const dispatcher = env.dispatcher();
+      const draining = dispatcher.drain();
+      await env.receiver.waitFor((r) => r.some((x) => x.path === '/deleted'), 5000);
+      assert.equal((await call(env.h, 'DELETE', `/api/v1/webhooks/endpoints/${ep.id}`, { key: a.key })).statusCode, 204);
+      await draining;
+      const left = await env.h.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', ep.id).execute();
+      assert.deepEqual(left, []);
+      assert.equal((await call(env.h, 'GET', '/api/v1/webhooks/deliveries', { key: a.key })).json().pagination.total, 0);
+    });
+
     test('SSRF at delivery: a name that resolves to 127.0.0.1, and a loopback literal, are refused when private targets are not allowed', async () => {
       const rebinding: LookupFunction = ((host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
         if (host !== 'rebind.test') return cb(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }));
