@@ -23,8 +23,11 @@ export async function runWorker(config: Config, waitForSignal: (stop: () => Prom
     log: { info: (o, m) => log('info', o, m), warn: (o, m) => log('warn', o, m), error: (o, m) => log('error', o, m) },
   });
   await dispatcher.start();
+  // Signal handlers do not hold the event loop open, and the dispatcher's timers are unref'd.
+  const keepAlive = setInterval(() => {}, 3_600_000);
   log('info', { pid: process.pid, dialect: database.dialect }, 'custops worker started');
   await waitForSignal(async () => {
+    clearInterval(keepAlive);
     await dispatcher.stop();
     await database.close();
     log('info', { pid: process.pid }, 'custops worker stopped');
