@@ -1,13 +1,13 @@
 import type { LookupFunction } from 'node:net';
-import type pg from 'pg';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { systemClock, type Clock } from '../../lib/clock.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
-import { OUTBOX_CHANNEL } from '../events/outbox.ts';
+import * as claims from './claim.repository.ts';
 import * as repo from './dispatch.repository.ts';
 import { attemptDuration, attemptsTotal, inFlight } from './metrics.ts';
-import { AUTO_DISABLE_AFTER_MS, retryDelayMs } from './retry.ts';
+import { outcomeOf } from './retry.ts';
+import { listenToOutbox, type OutboxListener } from './outbox-listener.ts';
 import { RecordQueue } from './record-queue.ts';
 import { createSender, type Sender } from './sender.ts';
 import { deliveryHeaders } from './signing.ts';
@@ -57,12 +57,12 @@ export class Dispatcher {
   #outboxDirty = true;
   readonly #records: RecordQueue;
   /** Claimed ahead (leased), waiting for a slot of their endpoint: claims are made in batches. */
-  readonly #ready = new Map<number, repo.ClaimedDelivery[]>();
+  readonly #ready = new Map<number, claims.ClaimedDelivery[]>();
   #claimWanted = true;
   #stopped = false;
   #started = false;
   #timer: NodeJS.Timeout | null = null;
-  #listener: pg.PoolClient | null = null;
+  #listener: OutboxListener | null = null;
   /** Decrypted secrets by ciphertext: a rotation changes the ciphertext, so entries never go stale. */
   readonly #secrets = new Map<string, string>();
 
@@ -89,7 +89,7 @@ export class Dispatcher {
   /** Starts the loop (and LISTEN on PostgreSQL). */
   async start(): Promise<void> {
     this.#started = true;
-    if (this.#postgres && this.#o.database.pool) await this.#listen(this.#o.database.pool);
+    if (this.#postgres && this.#o.database.pool) this.#listener = listenToOutbox(this.#o.database.pool, () => this.wake(), this.#o.log);
     this.wake();
   }
 
@@ -124,7 +124,7 @@ export class Dispatcher {
         await Promise.race(this.#tasks);
         continue;
       }
-      if (!(await repo.hasDueWork(this.#o.database.db, this.#clock.now()))) return;
+      if (!(await claims.hasDueWork(this.#o.database.db, this.#clock.now()))) return;
     }
   }
 
@@ -137,13 +137,8 @@ export class Dispatcher {
     await Promise.allSettled([...this.#tasks]);
     const unsent = [...this.#ready.values()].flat().map((d) => d.id);
     this.#ready.clear();
-    await repo.releaseLeases(this.#o.database.db, unsent).catch((err) => this.#o.log?.warn({ err }, 'could not release claimed deliveries; their leases will expire'));
-    if (this.#listener) {
-      const client = this.#listener;
-      this.#listener = null;
-      await client.query(`unlisten ${OUTBOX_CHANNEL}`).catch(() => {});
-      client.release();
-    }
+    await claims.releaseLeases(this.#o.database.db, unsent).catch((err) => this.#o.log?.warn({ err }, 'could not release claimed deliveries; their leases will expire'));
+    await this.#listener?.close();
     await this.#sender.close();
   }
 
@@ -176,7 +171,7 @@ export class Dispatcher {
     }
     const room = (AHEAD + 1) * this.#global - held;
     if (room <= 0) return;
-    const claimed = await repo.claimDue(db, this.#postgres, this.#clock.now(), this.#leaseMs, { room, perEndpoint: (AHEAD + 1) * this.#perEndpoint, inflight: holding });
+    const claimed = await claims.claimDue(db, this.#postgres, this.#clock.now(), this.#leaseMs, { room, perEndpoint: (AHEAD + 1) * this.#perEndpoint, inflight: holding });
     for (const d of claimed) {
       const list = this.#ready.get(d.endpoint_id);
       if (list) list.push(d);
@@ -194,7 +189,7 @@ export class Dispatcher {
     }
   }
 
-  #launch(d: repo.ClaimedDelivery): void {
+  #launch(d: claims.ClaimedDelivery): void {
     this.#inflight.set(d.endpoint_id, (this.#inflight.get(d.endpoint_id) ?? 0) + 1);
     this.#sending++;
     inFlight.inc();
@@ -221,7 +216,7 @@ export class Dispatcher {
     this.#tasks.add(task);
   }
 
-  async #attempt(d: repo.ClaimedDelivery, release: () => void): Promise<void> {
+  async #attempt(d: claims.ClaimedDelivery, release: () => void): Promise<void> {
     const requestedAt = this.#clock.now();
     const body = Buffer.from(d.payload, 'utf8');
     const previous = d.previous_secret_encrypted && (d.previous_secret_expires_at ?? 0) > requestedAt ? this.#secret(d.previous_secret_encrypted) : null;
@@ -244,18 +239,7 @@ export class Dispatcher {
         deliveryId: d.id, accountId: d.account_id, endpointId: d.endpoint_id, trigger: d.next_trigger ?? 'scheduled',
         statusCode: result.statusCode, error: result.error, responseBody: result.responseBody, durationMs: result.durationMs, requestedAt,
       },
-      (attemptNumber, failingSince) => {
-        if (!result.error) return { status: 'sent', attemptNumber, nextAttemptAt: null, disabledReason: null };
-        const gone = result.statusCode === 410;
-        const streakTooLong = failingSince !== null && requestedAt - failingSince >= AUTO_DISABLE_AFTER_MS;
-        const delay = gone ? null : retryDelayMs(attemptNumber, schedule, result.retryAfterMs, this.#o.random);
-        return {
-          status: 'failed',
-          attemptNumber,
-          nextAttemptAt: delay === null ? null : requestedAt + delay,
-          disabledReason: gone ? 'gone' : streakTooLong ? 'failing_5_days' : null,
-        };
-      },
+      (attemptNumber, failingSince) => outcomeOf(result, attemptNumber, failingSince, requestedAt, schedule, this.#o.random),
     );
   }
 
@@ -272,26 +256,9 @@ export class Dispatcher {
   #arm(): void {
     if (this.#stopped) return;
     if (this.#timer) clearTimeout(this.#timer);
-    const interval = this.#o.pollIntervalMs ?? (this.#listener ? 1000 : 250);
+    const interval = this.#o.pollIntervalMs ?? (this.#listener?.connected() ? 1000 : 250);
     this.#timer = setTimeout(() => this.wake(), interval);
     this.#timer.unref();
   }
 
-  async #listen(pool: pg.Pool): Promise<void> {
-    try {
-      const client = await pool.connect();
-      client.on('notification', () => this.wake());
-      client.on('error', (err) => {
-        this.#o.log?.warn({ err }, 'webhook dispatcher lost its LISTEN connection; reconnecting');
-        client.release(err);
-        this.#listener = null;
-        if (!this.#stopped) setTimeout(() => void this.#listen(pool), 1000).unref();
-      });
-      await client.query(`listen ${OUTBOX_CHANNEL}`);
-      this.#listener = client;
-    } catch (err) {
-      this.#o.log?.warn({ err }, 'webhook dispatcher could not LISTEN; polling only');
-      if (!this.#stopped) setTimeout(() => void this.#listen(pool), 1000).unref();
-    }
-  }
 }
