@@ -222,13 +222,13 @@ for (const engine of engines()) {
       const routes = [
         { method: 'GET', url: BASE, scope: 'webhooks:read' },
         { method: 'POST', url: BASE, scope: 'webhooks:write', body: body() },
-        { method: 'GET', url: `${BASE}/${e.id}`, scope: 'webhooks:read' },
+        { method: 'GET', url: `${BASE}/${e.id}`, scope: ['webhooks:read', 'webhooks:write'] },
         { method: 'PATCH', url: `${BASE}/${e.id}`, scope: 'webhooks:write', body: { name: 'n' } },
         { method: 'DELETE', url: `${BASE}/${e.id}`, scope: 'webhooks:write' },
         { method: 'POST', url: `${BASE}/${e.id}/rotate-secret`, scope: 'webhooks:write', body: {} },
         { method: 'POST', url: `${BASE}/${e.id}/recover`, scope: 'webhooks:write', body: { since: '2026-01-01' } },
         { method: 'GET', url: '/api/v1/webhooks/deliveries', scope: 'webhooks:read' },
-        { method: 'GET', url: '/api/v1/webhooks/deliveries/1', scope: 'webhooks:read' },
+        { method: 'GET', url: '/api/v1/webhooks/deliveries/1', scope: ['webhooks:read', 'webhooks:write'] },
         { method: 'POST', url: '/api/v1/webhooks/deliveries/1/retry', scope: 'webhooks:write', body: {} },
       ] as const;
       for (const route of routes) await assertCommonAuth(h, a, route);
@@ -237,6 +237,9 @@ for (const engine of engines()) {
       assertError(await call(h, 'POST', BASE, { key: reader, body: body() }), 403, 'forbidden');
       const writer = await a.keyWith(['webhooks:write']);
       assert.equal((await call(h, 'POST', BASE, { key: writer, body: body() })).statusCode, 201);
+      // Managing an endpoint includes reading it (decisions.md lists the one-item GETs under webhooks:write); the lists stay reads.
+      assert.equal((await call(h, 'GET', `${BASE}/${e.id}`, { key: writer })).statusCode, 200);
+      assertError(await call(h, 'GET', BASE, { key: writer }), 403, 'forbidden');
     });
   });
 }

@@ -17,6 +17,9 @@ export const webhookSchemas: TSchema[] = [WebhookEndpoint, WebhookDelivery, Webh
 const tags = ['webhooks'];
 const read = { scope: 'webhooks:read' as const };
 const write = { scope: 'webhooks:write' as const };
+// decisions.md lists GET of one endpoint and of one delivery under webhook management (webhooks:write);
+// they are reads too, so either scope grants them.
+const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] as ('webhooks:read' | 'webhooks:write')[] };
 const endpointRef = { $ref: 'WebhookEndpoint' };
 
 /** Action routes take an optional body (only idempotency_key): no body at all is the same as `{}`. */
@@ -57,7 +60,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
   app.get(
     '/webhooks/endpoints/:id',
     {
-      config: { ...read, errors: ['webhook_endpoint_not_found'] },
+      config: { ...readOrManage, errors: ['webhook_endpoint_not_found'] },
       schema: { operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint (no secret)', tags, params: IdParams, response: { 200: endpointRef } },
     },
     async (request) => endpoints.getEndpoint(deps.db, request.auth.accountId, request.params.id),
@@ -145,7 +148,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
   app.get(
     '/webhooks/deliveries/:id',
     {
-      config: { ...read, errors: ['webhook_delivery_not_found'] },
+      config: { ...readOrManage, errors: ['webhook_delivery_not_found'] },
       schema: { operationId: 'getWebhookDelivery', summary: 'One delivery with every attempt', tags, params: IdParams, response: { 200: WebhookDeliveryDetail } },
     },
     async (request) => deliveries.getDelivery(deps.db, request.auth.accountId, request.params.id),
