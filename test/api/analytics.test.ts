@@ -67,6 +67,8 @@ for (const engine of engines()) {
         },
         change: {
           created: chg(2, 100), won: chg(2, null), lost: zero,
+          // 2 of 3 closed won (66.7) against 0 of 1 (0.0): a zero baseline, in percentage points.
+          win_rate: chg(66.7, null),
           funnel: { new: chg(2, 100), qualified: chg(3, 300), proposal: chg(2, 200), negotiation: chg(1, 100), won: zero },
         },
       });
@@ -101,6 +103,8 @@ for (const engine of engines()) {
       assert.deepEqual([today.created, today.won, today.lost, today.win_rate], [1, 0, 0, null]);
       assert.deepEqual(today.change, {
         created: chg(1, null), won: zero, lost: zero,
+        // Neither day closed a deal: no rate on either side, nothing to compare.
+        win_rate: null,
         funnel: { new: chg(1, null), qualified: chg(1, null), proposal: chg(1, null), negotiation: chg(1, null), won: zero },
       });
     });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  change, isoWeekLabel, percentOf, presetPeriods, resolveRange, startOfIsoWeek, wantsCompare, weekIndex, weeksOf, winRate, type Preset,
+  change, isoWeekLabel, percentOf, presetPeriods, resolveRange, startOfIsoWeek, wantsCompare, weekIndex, rateChange, weeksOf, winRate, type Preset,
 } from '../../src/modules/analytics/analytics.period.ts';
 import { AppError } from '../../src/lib/errors.ts';
 import { segments } from '../../src/modules/analytics/analytics.customers.repository.ts';
@@ -195,5 +195,17 @@ describe('per-org rollup segments', () => {
     assert.deepEqual(segments({ from: t('2026-11-02T00:00:00Z'), to: t('2026-11-20T00:00:00Z') }), { years: [], months: [], raw: [{ from: t('2026-11-02T00:00:00Z'), to: t('2026-11-20T00:00:00Z') }] });
     const odd = { from: t('2026-01-01T00:00:00Z'), to: t('2027-01-01T00:00:00.001Z') };
     assert.deepEqual(segments(odd), { years: [], months: [], raw: [odd] });
+  });
+});
+
+describe('win rate changes', () => {
+  test('in percentage points, by the change rules; null when either side has no rate', () => {
+    assert.deepEqual(rateChange(75, 50), { absolute: 25, percent: 50, note: null });
+    // 66.7 − 33.3 is 33.4 points (not 33.400000000000006); 100 × 33.4 / 33.3 = 100.3 %.
+    assert.deepEqual(rateChange(66.7, 33.3), { absolute: 33.4, percent: 100.3, note: null });
+    assert.deepEqual(rateChange(40, 0), { absolute: 40, percent: null, note: 'zero_baseline' });
+    assert.deepEqual(rateChange(0, 0), { absolute: 0, percent: 0, note: null });
+    assert.equal(rateChange(null, 50), null);
+    assert.equal(rateChange(50, null), null);
   });
 });

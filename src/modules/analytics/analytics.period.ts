@@ -152,6 +152,13 @@ export function change(current: number, previous: number): Change {
   return { absolute, percent: percentOf(absolute, previous), note: null };
 }
 
+/** The change of a rate (percentage points, 1 decimal); null when either period has no rate. */
+export function rateChange(current: number | null, previous: number | null): Change | null {
+  if (current === null || previous === null) return null;
+  const moved = change(current, previous);
+  return { ...moved, absolute: Math.round(moved.absolute * 10) / 10 };
+}
+
 /** A change object for every numeric leaf of `current` (nested objects mirrored). */
 export function changesOf<T extends object>(current: T, previous: T): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,5 +1,5 @@
 import { notFound } from '../../lib/errors.ts';
-import { DAY_MS, change, winRate, type Period } from './analytics.period.ts';
+import { DAY_MS, change, rateChange, winRate, type Period } from './analytics.period.ts';
 import { buildReport, byIdNullLast, renderCents, type ReportContext } from './analytics.report.ts';
 import * as repo from './analytics.sales.repository.ts';
 import * as rollup from './analytics.rollup.repository.ts';
@@ -101,6 +101,7 @@ export async function salesReport(ctx: ReportContext, f: repo.SalesFilter) {
       created: change(c.created, p.created),
       won: change(c.won, p.won),
       lost: change(c.lost, p.lost),
+      win_rate: rateChange(c.win_rate, p.win_rate),
       funnel: Object.fromEntries(FUNNEL_STAGES.map((s) => [s, change(c.funnel[s], p.funnel[s])])),
     }),
     { by: f.by, owner_user_id: f.ownerUserId ?? null },

@@ -118,7 +118,13 @@ export const SalesReport = Report(
       deals_without_activity_14d: Count('Open deals with no activity and no creation within the last 14 days (last activity or creation before now − 14 days).'),
     }, { description: 'Now, whatever the period.' }),
   },
-  { ...changeProps(['created', 'won', 'lost']), funnel: changeOf(FUNNEL_STAGES) },
+  {
+    ...changeProps(['created', 'won', 'lost']),
+    win_rate: Type.Union([Chg, Type.Null()], {
+      description: 'The win rate in percentage points (absolute rounded to 1 decimal), by the same rules; null when either period closed no deal (no rate to compare).',
+    }),
+    funnel: changeOf(FUNNEL_STAGES),
+  },
   {
     by: Type.String({ enum: ['owner', 'closer'], description: 'How by_rep groups.' }),
     owner_user_id: Nullable(Id('The owner filter, when given.')),
