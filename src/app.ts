@@ -24,6 +24,13 @@ import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/a
 import { registerMetricsRoute, registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.ts';
 
 export const VERSION = '1.0.0';
+
+/** `req_` + 8 random bytes per process + a counter: unique across processes without a CSPRNG call per request. */
+function requestIds(): () => string {
+  const prefix = 'req_' + randomBytes(8).toString('hex');
+  let n = 0;
+  return () => prefix + (++n).toString(16).padStart(8, '0');
+}
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppDeps {
@@ -44,7 +51,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
-    genReqId: () => 'req_' + randomBytes(12).toString('hex'),
+    genReqId: requestIds(),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
