@@ -135,6 +135,20 @@ for (const engine of engines()) {
       assert.deepEqual(await tableCounts(h.db), before);
     });
 
+    test('the longest note keeps its support.log.created payload under 256 KiB; one character more is 422', async () => {
+      const a = await createTestAccount(h);
+      const t = await ticketOf(a);
+      // Control characters are the worst case: JSON escapes each as six bytes (\u0001).
+      const worst = '\u0001'.repeat(40_000);
+      const res = await call(h, 'POST', `/api/v1/support/tickets/${t.id}/logs`, { key: a.key, body: { note: worst } });
+      assert.equal(res.statusCode, 201, res.body.slice(0, 200));
+      const row = await h.db.selectFrom('events').select('payload').where('account_id', '=', a.accountId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+      assert.ok(Buffer.byteLength(row.payload) < 256 * 1024, `payload of ${Buffer.byteLength(row.payload)} bytes`);
+      assert.equal(JSON.parse(row.payload).support_log.note, worst);
+      const over = assertError(await call(h, 'POST', `/api/v1/support/tickets/${t.id}/logs`, { key: a.key, body: { note: 'x'.repeat(40_001) } }), 422, 'validation_error');
+      assert.equal(over.fields.note, 'too_long');
+    });
+
     test('POST logs: 201, Location, event, ticket updated_at; closed tickets accept logs', async () => {
       const a = await createTestAccount(h);
       const t = await ticketOf(a);

@@ -3,6 +3,8 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { EventEntities, EventType } from './catalog.ts';
 
+export const MAX_PAYLOAD_BYTES = 256 * 1024;
+
 export function newEventId(): string {
   return 'evt_' + randomBytes(16).toString('base64url');
 }
@@ -29,6 +31,8 @@ export async function emitEvent<T extends EventType>(
     timestamp: new Date(input.now).toISOString(),
     ...input.entity,
   });
+  // Field limits keep every payload under 256 KiB; past it is a defect, not bad input.
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`${input.type} payload is ${Buffer.byteLength(payload)} bytes, over 256 KiB`);
   const row = await trx
     .insertInto('events')
     .values({ account_id: input.accountId, public_id: publicId, event_type: input.type, org_id: input.orgId, payload, created_at: input.now, dispatched_at: null })

@@ -8,7 +8,9 @@ export const LOG_SORTS = ['created_at', 'id'];
 const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, description });
 const IdempotencyKey = Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Alternative to the Idempotency-Key header.' }));
 const Channel = Text(50, 'Where the message came from (free text, e.g. `api`, `email`, `phone`); default `api`.');
-const LONG_TEXT = 50_000;
+// Notes travel in support.log.created payloads, which stay under 256 KiB: 40,000 characters is
+// at most 240,000 bytes even when every one is a control character JSON escapes as \uXXXX.
+const LONG_TEXT = 40_000;
 /** Serialized metadata beyond this is refused: it is stored per ticket and read back on every list. */
 export const MAX_METADATA_BYTES = 64 * 1024;
 /** Nesting levels metadata may have: enough for structured data, not for pathological documents. */
