@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { authPlugin } from './http/auth.ts';
+import { textGuardPlugin } from './http/text-guard.ts';
 import { collectRoutePatterns, registerErrorHandling } from './http/errors.ts';
 import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit.ts';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   decorateRouteSchemas(app);
   await registerOpenApi(app, VERSION);
   await app.register(authPlugin, { db: deps.database.db, clock, store, defaultRateLimit: config.rateLimitPerMinute });
+  await app.register(textGuardPlugin);
   await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours, secretKey: config.secretKey });
 
   const moduleDeps: ModuleDeps = {

@@ -46,6 +46,7 @@ export type FieldReason =
   | 'too_long'
   | 'unknown_field'
   | 'invalid_json'
+  | 'invalid_character'
   | 'not_found'
   | 'not_allowed';
 

@@ -47,6 +47,22 @@ for (const engine of engines()) {
       assert.deepEqual(await tableCounts(h.db), before);
     });
 
+    test('a NUL character anywhere (query, path, body, keys) is 422 invalid_character naming the field; nothing written', async () => {
+      const a = await createTestAccount(h);
+      const before = await tableCounts(h.db);
+      const q = assertError(await call(h, 'GET', '/api/v1/orgs', { key: a.key, query: { q: 'a\u0000b' } }), 422, 'validation_error');
+      assert.deepEqual(q.fields, { q: 'invalid_character' });
+      const s = assertError(await call(h, 'GET', '/api/v1/deals/search', { key: a.key, query: { payment_customer_id: '\u0000' } }), 422, 'validation_error');
+      assert.deepEqual(s.fields, { payment_customer_id: 'invalid_character' });
+      const b = assertError(await call(h, 'POST', WRITE, { key: a.key, body: { source_app: 'crm', external_org_id: 'x', org_name: 'A\u0000' } }), 422, 'validation_error');
+      assert.deepEqual(b.fields, { org_name: 'invalid_character' });
+      const nested = assertError(await call(h, 'POST', '/api/v1/orgs', { key: a.key, body: { name: 'N', external_ids: [{ source_app: 's', external_org_id: '\u0000' }] } }), 422, 'validation_error');
+      assert.deepEqual(nested.fields, { 'external_ids.0.external_org_id': 'invalid_character' });
+      // The check follows authentication: without a key it is still 401.
+      assertError(await call(h, 'GET', '/api/v1/orgs', { query: { q: '\u0000' } }), 401, 'unauthorized');
+      assert.deepEqual(await tableCounts(h.db), before);
+    });
+
     test('a body over 1 MiB is 413 payload_too_large', async () => {
       const a = await createTestAccount(h);
       const big = JSON.stringify({ source_app: 'x', external_org_id: 'y', org_name: 'z'.repeat(1024 * 1024) });
