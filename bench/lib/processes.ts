@@ -77,11 +77,23 @@ export interface LoadRequest {
   /** Default GET; a write scenario sends the same JSON body on every request. */
   method?: 'GET' | 'POST';
   body?: string;
+  /** autocannon idReplacement: every `[<id>]` in the headers or body becomes a fresh unique id on each request. */
+  uniqueIds?: boolean;
+  /** Counts the responses without this header value (name in lower case), e.g. a replay's Idempotent-Replayed: true. */
+  expectHeader?: { name: string; value: string };
+}
+
+/** What the load generator reports beyond LoadFigures: responses per status code, warm-up included separately. */
+export interface LoadDetails {
+  statuses: Record<string, number>;
+  warmup_statuses: Record<string, number>;
+  /** Responses (warm-up and measured) lacking `expectHeader`; 0 when none was asked for. */
+  missing_header: number;
 }
 
 /** Runs autocannon in its own process on the load core and returns its figures. */
-export async function runLoad(request: LoadRequest): Promise<LoadFigures> {
+export async function runLoad(request: LoadRequest): Promise<LoadFigures & LoadDetails> {
   const child = spawnPinned(LOAD_CORE, 'bench/lib/load-child.ts', { BENCH_LOAD: JSON.stringify(request) });
   const limit = (request.durationSeconds + request.warmupSeconds + 60) * 1000;
-  return firstJsonLine<LoadFigures>(child, 'load generator', limit);
+  return firstJsonLine<LoadFigures & LoadDetails>(child, 'load generator', limit);
 }
