@@ -78,7 +78,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
     const raw = body as Buffer;
     request.rawBody = raw;
-    if (raw.length === 0) return done(null, undefined);
+    // An empty JSON body is an empty object: its required fields are then named one by one.
+    if (raw.length === 0) return done(null, {});
     parseJson(request, raw.toString('utf8'), (err, value) => {
       if (err) {
         request.invalidJson = true;

@@ -65,7 +65,11 @@ function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, allowed:
 export function registerErrorHandling(app: App, routePatterns: () => RoutePatterns): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     // `GET /orgs/resolve` reaches `/orgs/:id` and fails its integer check: the path names the static route, so 405.
-    if ((error as FastifyError).validationContext === 'params') {
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    const badParam =
+      (error as FastifyError).validationContext === 'params' ||
+      (error instanceof AppError && error.code === 'validation_error' && Object.keys(error.fields ?? {}).some((f) => f in params));
+    if (badParam) {
       const allowed = allowedMethods(routePatterns(), request.url.split('?')[0]);
       const own = request.routeOptions.url ? routePatterns().get(request.routeOptions.url) : undefined;
       if (own && !own.static && allowed.length && !allowed.includes(request.method)) return methodNotAllowed(request, reply, allowed);

@@ -63,6 +63,13 @@ for (const engine of engines()) {
       assert.deepEqual(await tableCounts(h.db), before);
     });
 
+    test('an empty JSON body is an empty object: each required field is named', async () => {
+      const a = await createTestAccount(h);
+      const res = await h.app.inject({ method: 'POST', url: WRITE, headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' } });
+      const body = assertError(res as any, 422, 'validation_error');
+      assert.deepEqual(body.fields, { source_app: 'required', external_org_id: 'required' });
+    });
+
     test('a body over 1 MiB is 413 payload_too_large', async () => {
       const a = await createTestAccount(h);
       const big = JSON.stringify({ source_app: 'x', external_org_id: 'y', org_name: 'z'.repeat(1024 * 1024) });

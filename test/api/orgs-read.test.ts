@@ -82,6 +82,10 @@ for (const engine of engines()) {
         [{ per_page: 101 }, 'per_page'],
         [{ per_page: 0 }, 'per_page'],
         [{ per_page: -1 }, 'per_page'],
+        [{ per_page: '1e2' }, 'per_page'],
+        [{ per_page: '0x10' }, 'per_page'],
+        [{ per_page: '+5' }, 'per_page'],
+        [{ page: ' 1' }, 'page'],
       ] as const) {
         const body = assertError(await call(h, 'GET', '/api/v1/orgs', { key: a.key, query: query as any }), 422, 'validation_error');
         assert.ok(body.fields[field], `${JSON.stringify(query)} names ${field}: ${JSON.stringify(body.fields)}`);

@@ -111,7 +111,7 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
         fields.contact_email = 'required';
       }
       const names = Object.keys(fields);
-      if (names.length) throw validationError(fields, names.length === 1 && fields.contact_email ? 'contact_email is required unless contact_id is sent.' : undefined);
+      if (names.length) throw validationError(fields, names.length === 1 && fields.contact_email === 'required' ? 'contact_email is required unless contact_id is sent.' : undefined);
       const ticket = await writes.createTicket(deps, request.auth.accountId, request.body);
       return reply.code(201).header('Location', ticketUrl(ticket.id)).send(ticket);
     },
