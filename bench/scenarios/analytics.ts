@@ -41,15 +41,15 @@ export interface AnalyticsResult {
 }
 
 const log = (s: string) => process.stderr.write(s + '\n');
-const ANALYTICS_MIGRATION = '2026-11-21T0160_analytics';
+const ANALYTICS_MIGRATIONS = ['2026-11-21T0160_analytics', '2026-11-21T0170_funnel'];
 
 /**
  * Loads the data the way a deployment meets the analytics migration: every other migration,
- * the records, then the analytics migration, which builds its indexes and backfills the
+ * the records, then the analytics migrations, which build their indexes and backfill the
  * rollup in bulk (faster than firing its triggers for every generated row).
  */
 async function load(h: DatabaseHandle, schema?: string): Promise<void> {
-  const others = Object.fromEntries(Object.entries(migrations).filter(([name]) => name !== ANALYTICS_MIGRATION));
+  const others = Object.fromEntries(Object.entries(migrations).filter(([name]) => !ANALYTICS_MIGRATIONS.includes(name)));
   const migrator = new Migrator({ db: h.db, provider: { getMigrations: async () => others }, allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
   const r = await migrator.migrateToLatest();
   if (r.error) throw r.error;
@@ -74,7 +74,7 @@ async function time(fn: () => Promise<unknown> | unknown): Promise<number> {
 async function complete(h: DatabaseHandle): Promise<boolean> {
   try {
     const d = await h.db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const f = await h.db.selectFrom('analytics_daily').select('n').where('fact', '=', 'funnel').limit(1).executeTakeFirst();
+    const f = await h.db.selectFrom('analytics_daily').select('n').where('fact', '=', 'funnel_stage').limit(1).executeTakeFirst();
     return Number(d.n) === SIZES.deals && f !== undefined;
   } catch {
     return false;

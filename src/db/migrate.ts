@@ -4,6 +4,7 @@ import * as initial from './migrations/2026-11-21T0000_initial.ts';
 import * as deals from './migrations/2026-11-21T0120_deals.ts';
 import * as webhooks from './migrations/2026-11-21T0150_webhooks.ts';
 import * as analytics from './migrations/2026-11-21T0160_analytics.ts';
+import * as funnel from './migrations/2026-11-21T0170_funnel.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T0120_deals': deals,
   '2026-11-21T0150_webhooks': webhooks,
   '2026-11-21T0160_analytics': analytics,
+  '2026-11-21T0170_funnel': funnel,
 };
 
 /** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */

@@ -80,7 +80,8 @@ for (const engine of engines()) {
       assert.deepEqual([support.created, support.closed, support.support_updates, support.currently_open], [1, 1, 1, 0]);
       await h.db.updateTable('tickets').set({ status: 'open', closed_at: null }).where('id', '=', t).execute();
       await h.db.updateTable('support_logs').set({ author_user_id: null }).where('ticket_id', '=', t).execute();
-      assert.deepEqual(await team(), [[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0]]);
+      // The log now has no author: it moves to the last row, the one without a user.
+      assert.deepEqual(await team(), [[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 1]]);
       assert.equal((await get(a.key, 'support')).support_updates, 1);
 
       // Deleting the deal cascades to its activities and history; the ticket's logs go with the ticket.
@@ -99,6 +100,7 @@ for (const engine of engines()) {
       const alice = await user(h, a.accountId, 'Alice');
       const bob = await user(h, a.accountId, 'Bob');
       const o = await org(h, a.accountId, 'Acme');
+      // id: new, qualified; the other: new, lost.
       const id = await deal(h, a.accountId, { org: o, owner: alice, created: '2026-11-02T00:00:00', status: 'qualified', moves: [['qualified', '2026-11-03T00:00:00']] });
       await deal(h, a.accountId, { org: o, owner: bob, created: '2026-11-04T00:00:00', status: 'lost', moves: [['lost', '2026-11-05T00:00:00']] });
       const funnel = async (query: Record<string, string | number> = {}) => Object.values((await get(a.key, 'sales', query)).funnel);
@@ -106,24 +108,68 @@ for (const engine of engines()) {
       const add = (to: 'proposal' | 'won' | 'negotiation', when: string) =>
         h.db.insertInto('deal_status_history').values({ account_id: a.accountId, deal_id: id, from_status: null, to_status: to, changed_by_user_id: null, changed_at: at(when) }).returning('id').executeTakeFirstOrThrow();
       const won = await add('won', '2026-11-06T00:00:00');
-      assert.deepEqual(await funnel(), [2, 1, 1, 1, 1]);
+      assert.deepEqual(await funnel(), [2, 1, 0, 0, 1], 'won alone: the stages between are not implied');
       const proposal = await add('proposal', '2026-11-07T00:00:00');
-      assert.deepEqual(await funnel(), [2, 1, 1, 1, 1], 'a lower stage later does not lower the furthest one');
+      assert.deepEqual(await funnel(), [2, 1, 1, 0, 1]);
+      const wonAgain = await add('won', '2026-11-08T00:00:00');
+      assert.deepEqual(await funnel(), [2, 1, 1, 0, 1], 'a second change to won counts the deal once');
       await h.db.deleteFrom('deal_status_history').where('id', '=', Number(won.id)).execute();
-      assert.deepEqual(await funnel(), [2, 1, 1, 0, 0], 'deleting the furthest row falls back to the next one');
+      assert.deepEqual(await funnel(), [2, 1, 1, 0, 1], 'the other won row still counts');
+      await h.db.deleteFrom('deal_status_history').where('id', '=', Number(wonAgain.id)).execute();
+      assert.deepEqual(await funnel(), [2, 1, 1, 0, 0], 'the last won row gone');
       await h.db.updateTable('deal_status_history').set({ to_status: 'negotiation' }).where('id', '=', Number(proposal.id)).execute();
-      assert.deepEqual(await funnel(), [2, 1, 1, 1, 0]);
-      assert.deepEqual(await funnel({ owner_user_id: alice }), [1, 1, 1, 1, 0]);
+      assert.deepEqual(await funnel(), [2, 1, 0, 1, 0]);
+      await h.db.updateTable('deal_status_history').set({ to_status: 'qualified' }).where('id', '=', Number(proposal.id)).execute();
+      assert.deepEqual(await funnel(), [2, 1, 0, 0, 0], 'a second qualified row counts the deal once');
+      await h.db.updateTable('deal_status_history').set({ to_status: 'negotiation' }).where('id', '=', Number(proposal.id)).execute();
+      assert.deepEqual(await funnel(), [2, 1, 0, 1, 0]);
+      assert.deepEqual(await funnel({ owner_user_id: alice }), [1, 1, 0, 1, 0]);
       await h.db.updateTable('deals').set({ owner_user_id: bob }).where('id', '=', id).execute();
       assert.deepEqual(await funnel({ owner_user_id: alice }), [0, 0, 0, 0, 0]);
-      assert.deepEqual(await funnel({ owner_user_id: bob }), [2, 1, 1, 1, 0]);
+      assert.deepEqual(await funnel({ owner_user_id: bob }), [2, 1, 0, 1, 0]);
       await h.db.updateTable('deals').set({ created_at: at('2026-10-02T00:00:00') }).where('id', '=', id).execute();
       assert.deepEqual(await funnel(), [1, 0, 0, 0, 0]);
-      assert.deepEqual(await funnel({ range: 'last_month' }), [1, 1, 1, 1, 0]);
+      assert.deepEqual(await funnel({ range: 'last_month' }), [1, 1, 0, 1, 0]);
       await h.db.deleteFrom('deals').where('id', '=', id).execute();
       assert.deepEqual(await funnel({ range: 'last_month' }), [0, 0, 0, 0, 0]);
-      const left = await h.db.selectFrom('analytics_daily').select((e) => e.fn.sum<number>('n').as('n')).where('account_id', '=', a.accountId).where('fact', '=', 'funnel').executeTakeFirstOrThrow();
-      assert.equal(Number(left.n), 1, 'only the lost deal is left in the funnel rollup');
+      const left = await h.db.selectFrom('analytics_daily').select((e) => e.fn.sum<number>('n').as('n')).where('account_id', '=', a.accountId).where('fact', '=', 'funnel_stage').executeTakeFirstOrThrow();
+      assert.equal(Number(left.n), 1, 'only the lost deal is left in the funnel rollup, at new');
+    });
+
+    test('the funnel counts each history stage once per deal (decisions.md example), from the rollup, the records and a rebuilt rollup', async () => {
+      const a = await createTestAccount(h);
+      const alice = await user(h, a.accountId, 'Alice');
+      const o = await org(h, a.accountId, 'Acme');
+      const other = await org(h, a.accountId, 'Other');
+      const d = (initial: 'new' | 'qualified' | 'won' | 'lost', moves: ['new' | 'won' | 'lost', string][] = [], orgId = o) =>
+        deal(h, a.accountId, { org: orgId, owner: alice, created: '2026-11-02T10:00:00', initial, status: moves.at(-1)?.[0] ?? initial, moves });
+      await d('qualified', [['won', '2026-11-05T00:00:00']]); // A: qualified, won
+      await d('new', [['lost', '2026-11-03T00:00:00'], ['new', '2026-11-04T00:00:00'], ['lost', '2026-11-05T00:00:00']]); // B: new (twice), lost
+      await d('new'); // C
+      await d('new'); // D
+      await d('new', [], other); // E
+      await d('won'); // F: created won
+      await d('lost'); // G: created lost
+      const expected = { new: 4, qualified: 1, proposal: 0, negotiation: 0, won: 2 };
+      const funnel = async (query: Record<string, string | number>) => (await get(a.key, 'sales', query)).funnel;
+      assert.deepEqual(await funnel({}), expected, 'rollup');
+      assert.deepEqual(await funnel({ owner_user_id: alice }), expected, 'records, one owner');
+      assert.deepEqual(await funnel({ from: '2026-11-02T10:00:00Z', to: '2026-11-02T10:00:00.000Z' }), expected, 'records, a period of one instant');
+      assert.deepEqual(await funnel({ range: 'last_month' }), { new: 0, qualified: 0, proposal: 0, negotiation: 0, won: 0 });
+
+      // The migration's rebuild from history gives the same counts as the triggers.
+      const migration = await import('../../src/db/migrations/2026-11-21T0170_funnel.ts');
+      await migration.down(h.db as never);
+      await migration.up(h.db as never);
+      assert.deepEqual(await funnel({}), expected, 'rebuilt rollup');
+
+      // Deleting an org cascades to its deals and their history: E leaves the funnel.
+      await h.db.deleteFrom('orgs').where('id', '=', other).execute();
+      assert.deepEqual(await funnel({}), { ...expected, new: 3 });
+      await h.db.deleteFrom('orgs').where('id', '=', o).execute();
+      assert.deepEqual(await funnel({}), { new: 0, qualified: 0, proposal: 0, negotiation: 0, won: 0 });
+      const left = await h.db.selectFrom('analytics_daily').select((e) => e.fn.sum<number>('n').as('n')).where('account_id', '=', a.accountId).where('fact', '=', 'funnel_stage').executeTakeFirstOrThrow();
+      assert.equal(Number(left.n ?? 0), 0);
     });
 
     test('property: for random records, the rollup (this_year) and the records (the same year as date-times) give the same JSON', async () => {

@@ -45,7 +45,9 @@ for (const engine of engines()) {
         range: 'this_month', period: NOV, by: 'owner', owner_user_id: null,
         created: 4, won: 2, lost: 1, win_rate: 66.7,
         by_rep: [rep(f.alice, 'Alice', 3, 1, 1, 50), rep(f.bob, 'Bob', 1, 1, 0, 100)],
-        funnel: { new: 4, qualified: 4, proposal: 3, negotiation: 2, won: 1 },
+        // From each deal's history (creation row included), once per deal and stage: d1 new, qualified, proposal, won;
+        // d2 new, qualified (then lost); d3 new, qualified, proposal; d7 created at qualified, then negotiation.
+        funnel: { new: 3, qualified: 4, proposal: 2, negotiation: 1, won: 1 },
         lost_reasons: [{ code: 'price', label: 'Too expensive', count: 1 }],
         open_pipeline: {
           count: 3,
@@ -62,14 +64,15 @@ for (const engine of engines()) {
         previous: {
           period: OCT, created: 2, won: 0, lost: 1, win_rate: 0,
           by_rep: [rep(f.bob, 'Bob', 1, 0, 0, null), rep(null, null, 1, 0, 0, null), rep(f.alice, 'Alice', 0, 0, 1, 0)],
-          funnel: { new: 2, qualified: 1, proposal: 1, negotiation: 1, won: 1 },
+          // d4 new; d5 new, negotiation, won (it skipped qualified and proposal).
+          funnel: { new: 2, qualified: 0, proposal: 0, negotiation: 1, won: 1 },
           lost_reasons: [{ code: null, label: null, count: 1 }],
         },
         change: {
           created: chg(2, 100), won: chg(2, null), lost: zero,
           // 2 of 3 closed won (66.7) against 0 of 1 (0.0): a zero baseline, in percentage points.
           win_rate: chg(66.7, null),
-          funnel: { new: chg(2, 100), qualified: chg(3, 300), proposal: chg(2, 200), negotiation: chg(1, 100), won: zero },
+          funnel: { new: chg(1, 50), qualified: chg(4, null), proposal: chg(2, null), negotiation: zero, won: zero },
         },
       });
     });
@@ -85,7 +88,8 @@ for (const engine of engines()) {
       const alice = await get('sales', { owner_user_id: f.alice });
       assert.equal(alice.owner_user_id, f.alice);
       assert.deepEqual([alice.created, alice.won, alice.lost, alice.win_rate], [3, 1, 1, 50]);
-      assert.deepEqual(alice.funnel, { new: 3, qualified: 3, proposal: 2, negotiation: 2, won: 1 });
+      // Alice's deals created in November: d1 (new, qualified, proposal, won), d2 (new, qualified), d7 (qualified, negotiation).
+      assert.deepEqual(alice.funnel, { new: 2, qualified: 3, proposal: 1, negotiation: 1, won: 1 });
       assert.deepEqual(alice.open_pipeline, {
         count: 1, values: [{ currency: 'USD', value: '50.00' }],
         by_status: [
@@ -105,7 +109,8 @@ for (const engine of engines()) {
         created: chg(1, null), won: zero, lost: zero,
         // Neither day closed a deal: no rate on either side, nothing to compare.
         win_rate: null,
-        funnel: { new: chg(1, null), qualified: chg(1, null), proposal: chg(1, null), negotiation: chg(1, null), won: zero },
+        // d7 was created at qualified and moved to negotiation: it never was new.
+        funnel: { new: zero, qualified: chg(1, null), proposal: zero, negotiation: chg(1, null), won: zero },
       });
     });
 
@@ -144,21 +149,23 @@ for (const engine of engines()) {
     test('team, this_month with compare', async () => {
       const facts = (deals_created: number, deals_won: number, deals_lost: number, activities: number, tickets_closed: number, support_logs: number) =>
         ({ deals_created, deals_won, deals_lost, activities, tickets_closed, support_logs });
-      const users = (o: object, al: object, bo: object) => [
+      const users = (o: object, al: object, bo: object, none: object) => [
         { user_id: f.owner, display_name: '<owner>', is_active: true, ...o },
         { user_id: f.alice, display_name: 'Alice', is_active: true, ...al },
         { user_id: f.bob, display_name: 'Bob', is_active: true, ...bo },
+        // Without a user: November a4 (by an API key) and l2 (no author); October d4 (no owner).
+        { user_id: null, display_name: null, is_active: null, ...none },
       ];
       const body = await get('team', { compare: 1 });
       body.users[0].display_name = body.users[0].display_name.replace(ownerName, '<owner>');
       body.previous.users[0].display_name = body.previous.users[0].display_name.replace(ownerName, '<owner>');
       assert.deepEqual(body, {
         range: 'this_month', period: NOV,
-        users: users(facts(0, 0, 0, 0, 0, 0), facts(3, 1, 1, 2, 1, 2), facts(1, 1, 0, 1, 0, 1)),
+        users: users(facts(0, 0, 0, 0, 0, 0), facts(3, 1, 1, 2, 1, 2), facts(1, 1, 0, 1, 0, 1), facts(0, 0, 0, 1, 0, 1)),
         totals: facts(4, 2, 1, 4, 1, 4),
         previous: {
           period: OCT,
-          users: users(facts(0, 0, 0, 0, 0, 0), facts(0, 0, 1, 1, 0, 1), facts(1, 0, 0, 1, 1, 1)),
+          users: users(facts(0, 0, 0, 0, 0, 0), facts(0, 0, 1, 1, 0, 1), facts(1, 0, 0, 1, 1, 1), facts(1, 0, 0, 0, 0, 0)),
           totals: facts(2, 0, 1, 2, 1, 2),
         },
         change: { totals: { deals_created: chg(2, 100), deals_won: chg(2, null), deals_lost: zero, activities: chg(2, 100), tickets_closed: zero, support_logs: chg(2, 100) } },
@@ -245,16 +252,34 @@ for (const engine of engines()) {
         ['this_year', ['2026-01-01', '2027-01-01'], [7, 3, 2], [6, 2, 6], [6, 6], [7, 3, 2, 6, 2, 6], [53, '2026-W01', '2026-W53', 7, 3, 2, 6, 6, 2, 6], [3, 2, 3, 3, 2]],
         ['last_year', ['2025-01-01', '2026-01-01'], [1, 0, 0], [0, 0, 0], [0, 0], [1, 0, 0, 0, 0, 0], [53, '2025-W01', '2026-W01', 1, 0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0]],
       ];
+      // Funnel [new, qualified, proposal, negotiation, won] of the deals created in the period, from the history
+      // listed in the fixture (d4 new; d5 new, negotiation, won; d6 new, lost; d8 new, won).
+      const funnels: Record<string, number[]> = {
+        today: [0, 1, 0, 1, 0], this_week: [1, 2, 1, 1, 0], last_week: [0, 0, 0, 0, 0], this_month: [3, 4, 2, 1, 1],
+        last_month: [2, 0, 0, 1, 1], this_quarter: [5, 4, 2, 2, 2], this_year: [6, 4, 2, 2, 2], last_year: [1, 0, 0, 0, 1],
+      };
+      // Rows without a user per period [deals_created, activities, support_logs]: d4 (Oct 15), a4 (Nov 21), l2 (Nov 6).
+      const unattributed: Record<string, number[] | null> = {
+        today: [0, 1, 0], this_week: [0, 1, 0], last_week: null, this_month: [0, 1, 1],
+        last_month: [1, 0, 0], this_quarter: [1, 1, 1], this_year: [1, 1, 1], last_year: null,
+      };
       for (const [range, [from, to], sales, support, activity, team, trends, customers] of table) {
         const p = period(from, to);
         const s = await get('sales', { range });
         assert.deepEqual([s.range, s.period, s.created, s.won, s.lost], [range, p, ...sales], `sales ${range}`);
+        assert.deepEqual(Object.values(s.funnel), funnels[range], `funnel ${range}`);
         const su = await get('support', { range });
         assert.deepEqual([su.period, su.created, su.closed, su.support_updates, su.currently_open, su.aged_open], [p, ...support, 4, 2], `support ${range}`);
         const ac = await get('activity', { range });
         assert.deepEqual([ac.period, ac.by_source.timeline, ac.by_source.support_log, ac.total], [p, ...activity, activity[0] + activity[1]], `activity ${range}`);
         const tm = await get('team', { range });
         assert.deepEqual([tm.period, ...Object.values(tm.totals)], [p, ...team], `team ${range}`);
+        const none = tm.users.find((u: any) => u.user_id === null);
+        const u = unattributed[range];
+        assert.deepEqual(none ? [tm.users.at(-1) === none, none.deals_created, none.activities, none.support_logs, none.deals_won + none.deals_lost + none.tickets_closed] : null,
+          u && [true, ...u, 0], `team ${range}: the row without a user, last`);
+        const summed = Object.fromEntries(Object.keys(tm.totals).map((k) => [k, tm.users.reduce((sum: number, r: any) => sum + r[k], 0)]));
+        assert.deepEqual(summed, tm.totals, `team ${range}: the rows sum to totals`);
         const tr = await get('trends', { range });
         const [weeks, first, last, ...totals] = trends;
         assert.deepEqual([tr.period, tr.weeks.length, tr.weeks[0].week, tr.weeks.at(-1).week, ...Object.values(tr.totals)], [p, weeks, first, last, ...totals], `trends ${range}`);

@@ -14,7 +14,7 @@ export function wholeDays(p: Period): boolean {
 
 export type Fact =
   | 'deal_created' | 'deal_won_owner' | 'deal_lost_owner' | 'deal_won_closer' | 'deal_lost_closer'
-  | 'activity_kind' | 'activity_user' | 'ticket_created' | 'ticket_closed' | 'support_log' | 'funnel';
+  | 'activity_kind' | 'activity_user' | 'ticket_created' | 'ticket_closed' | 'support_log';
 
 /** Activity kinds as the rollup codes them. */
 export const KIND_CODES: Record<number, 'note' | 'email' | 'call' | 'meeting'> = { 1: 'note', 2: 'email', 3: 'call', 4: 'meeting' };
@@ -44,10 +44,14 @@ export function byWeek<F extends Fact>(db: Executor, accountId: number, p: Perio
     group by (day - 4) / 7`);
 }
 
-/** Deals created in the period per furthest funnel rank (fact `funnel`, dimension rank). */
-export function funnelByRank(db: Executor, accountId: number, p: Period) {
-  return rows<{ stage: number; n: number }>(db, sql`
-    select dim as stage, sum(n) as n from analytics_daily
-    where account_id = ${accountId} and fact = 'funnel' and day >= ${p.from / DAY_MS} and day < ${p.to / DAY_MS}
+/** Funnel stages as fact `funnel_stage` codes its dimension (migration 2026-11-21T0170_funnel). */
+const STAGE_CODES: Record<number, string> = { 1: 'new', 2: 'qualified', 3: 'proposal', 4: 'negotiation', 5: 'won' };
+
+/** Per funnel stage, the deals created in the period whose history reached it (fact `funnel_stage`). */
+export async function funnelByStage(db: Executor, accountId: number, p: Period) {
+  const r = await rows<{ dim: number; n: number }>(db, sql`
+    select dim, sum(n) as n from analytics_daily
+    where account_id = ${accountId} and fact = 'funnel_stage' and day >= ${p.from / DAY_MS} and day < ${p.to / DAY_MS}
     group by dim`);
+  return r.map((x) => ({ stage: STAGE_CODES[Number(x.dim)], n: x.n }));
 }

@@ -38,19 +38,17 @@ export function lostReasons(db: Executor, accountId: number, p: Period, f: Sales
 }
 
 /**
- * Furthest funnel stage of each deal created in the period that has status history, counted
- * per stage rank (new 1, qualified 2, proposal 3, negotiation 4, won 5; lost ranks nowhere).
+ * Per funnel stage, the deals created in the period whose status history (creation row
+ * included) holds a row with that to_status; a deal counts once per stage. Lost is no stage.
  */
 export function funnelReach(db: Executor, accountId: number, p: Period, f: SalesFilter) {
-  return rows<{ stage: number; n: number }>(db, sql`
-    select stage, count(*) as n from (
-      select h.deal_id, max(case h.to_status when 'qualified' then 2 when 'proposal' then 3
-        when 'negotiation' then 4 when 'won' then 5 else 1 end) as stage
-      from deals d join deal_status_history h on h.account_id = d.account_id and h.deal_id = d.id
-      where d.account_id = ${accountId} and ${within('d.created_at', p)}
-        ${andIf(f.ownerUserId !== undefined, () => sql`d.owner_user_id = ${f.ownerUserId}`)}
-      group by h.deal_id
-    ) reach group by stage`);
+  return rows<{ stage: string; n: number }>(db, sql`
+    select h.to_status as stage, count(distinct h.deal_id) as n
+    from deals d join deal_status_history h on h.account_id = d.account_id and h.deal_id = d.id
+    where d.account_id = ${accountId} and ${within('d.created_at', p)}
+      and h.to_status in ('new', 'qualified', 'proposal', 'negotiation', 'won')
+      ${andIf(f.ownerUserId !== undefined, () => sql`d.owner_user_id = ${f.ownerUserId}`)}
+    group by h.to_status`);
 }
 
 /** Open deals now: count and value per status and currency. */

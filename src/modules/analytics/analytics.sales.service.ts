@@ -40,7 +40,7 @@ async function periodMetrics(ctx: ReportContext, p: Period, f: repo.SalesFilter,
     createdPerOwner(ctx, p, f),
     closedPerRep(ctx, p, f),
     repo.lostReasons(db, accountId, p, f),
-    rollup.wholeDays(p) && f.ownerUserId === undefined ? rollup.funnelByRank(db, accountId, p) : repo.funnelReach(db, accountId, p, f),
+    rollup.wholeDays(p) && f.ownerUserId === undefined ? rollup.funnelByStage(db, accountId, p) : repo.funnelReach(db, accountId, p, f),
   ]);
   const reps = new Map<number | null, { created: number; won: number; lost: number }>();
   const rep = (id: unknown) => {
@@ -58,9 +58,7 @@ async function periodMetrics(ctx: ReportContext, p: Period, f: repo.SalesFilter,
   const by_rep = [...reps]
     .sort(([ia, a], [ib, b]) => b.won - a.won || b.created - a.created || byIdNullLast(ia, ib))
     .map(([user_id, v]) => ({ user_id, display_name: user_id === null ? null : (names.get(user_id) ?? null), ...v, win_rate: winRate(v.won, v.lost) }));
-  // Deals with no history still entered the funnel at new; `reach` holds the furthest rank of the others.
-  const atLeast = (rank: number) => reach.filter((r) => num(r.stage) >= rank).reduce((s, r) => s + num(r.n), 0);
-  const funnel = Object.fromEntries(FUNNEL_STAGES.map((s, i) => [s, i === 0 ? totals.created : atLeast(i + 1)]));
+  const funnel = Object.fromEntries(FUNNEL_STAGES.map((s) => [s, reach.filter((r) => r.stage === s).reduce((sum, r) => sum + num(r.n), 0)]));
   const lost_reasons = reasons
     .map((r) => ({ code: r.code, label: r.label, count: num(r.n) }))
     .sort((a, b) => b.count - a.count || (a.code === b.code ? 0 : a.code === null ? 1 : b.code === null ? -1 : a.code < b.code ? -1 : 1));

@@ -75,8 +75,8 @@ const changeProps = (keys: readonly string[]): TProperties => Object.fromEntries
 const changeOf = (keys: readonly string[]) => Type.Object(changeProps(keys));
 
 export const FUNNEL_STAGES = ['new', 'qualified', 'proposal', 'negotiation', 'won'] as const;
-const Funnel = Type.Object(Object.fromEntries(FUNNEL_STAGES.map((s) => [s, Count(`Deals created in the period that reached ${s === 'won' ? 'won' : `the ${s} stage or a later one`}.`)])), {
-  description: 'Of the deals created in the period, how many reached each stage, from their status history. A stage counts as reached when the deal was ever at it or at a later one (order new, qualified, proposal, negotiation, won); every created deal reached new; lost counts for no stage.',
+const Funnel = Type.Object(Object.fromEntries(FUNNEL_STAGES.map((s) => [s, Count(`Deals created in the period whose status history has a change to ${s} (the creation included).`)])), {
+  description: 'Of the deals created in the period, how many reached each stage, read from their status history: a deal counts at a stage when its history (including the creation entry) has a status change to that stage, at most once per deal and stage. Stages are not cumulative: a deal created directly as won counts at won only, and one created as qualified does not count at new. Lost counts for no stage.',
 });
 const Rep = Type.Object({
   user_id: Nullable(Id('Team user; null for deals without one.')),
@@ -121,7 +121,7 @@ export const SalesReport = Report(
   {
     ...changeProps(['created', 'won', 'lost']),
     win_rate: Type.Union([Chg, Type.Null()], {
-      description: 'The win rate in percentage points (absolute rounded to 1 decimal), by the same rules; null when either period closed no deal (no rate to compare).',
+      description: 'The win rate in percentage points, computed from the rounded rates shown (win_rate and previous.win_rate, 1 decimal each): absolute = win_rate − previous.win_rate rounded to 1 decimal, percent = 100 × absolute / previous.win_rate rounded to 1 decimal, note by the same rules. Null when either side has no rate (no deal closed in that period).',
     }),
     funnel: changeOf(FUNNEL_STAGES),
   },
@@ -173,10 +173,18 @@ export const TeamReport = Report(
   'TeamReport',
   'Per-user totals of the period.',
   {
-    users: Type.Array(Type.Object({ user_id: Id(), display_name: Type.String(), is_active: Type.Boolean(), ...teamFacts }), {
-      description: 'Every team user of the account (zero-filled), by id.',
-    }),
-    totals: Type.Object(teamFacts, { description: 'The same facts over the whole account, including records without a user (API keys, unassigned).' }),
+    users: Type.Array(
+      Type.Object({
+        user_id: Nullable(Id('Team user; null for the row of records without a user.')),
+        display_name: Nullable(Type.String({ description: 'Null for the row of records without a user.' })),
+        is_active: Nullable(Type.Boolean({ description: 'Null for the row of records without a user.' })),
+        ...teamFacts,
+      }),
+      {
+        description: 'Every team user of the account (zero-filled), by id; then, when any of these facts has records without a user (deals without an owner, activities made by API keys, logs without an author, unowned closed tickets), one last row with user_id, display_name and is_active null holding them. The rows sum to totals.',
+      },
+    ),
+    totals: Type.Object(teamFacts, { description: 'The same facts over the whole account, including records without a user; the sum of the users rows.' }),
   },
   {},
   { totals: changeOf(TEAM_TOTALS) },
@@ -240,9 +248,11 @@ export const TrendsReport = Report(
   {
     weeks: Type.Array(Type.Object({
       week: Type.String({ pattern: '^\\d{4}-W\\d{2}$', description: 'ISO week, e.g. 2026-W47.', examples: ['2026-W47'] }),
-      week_start: Type.String({ format: 'date', description: 'The Monday starting the week.' }),
+      week_start: Type.String({ format: 'date', description: 'The Monday starting the week (may lie before the period: the row still counts only the days inside it).' }),
       ...trendFacts,
-    })),
+    }), {
+      description: 'One row per ISO week overlapping the period, oldest first, zero-filled. Rows are clipped to the period: a week at an edge of the period counts only its days inside the period.',
+    }),
     totals: Type.Object(trendFacts, { description: 'Sums over the weeks.' }),
   },
   {},

@@ -33,18 +33,12 @@ export async function teamReport(ctx: ReportContext) {
     async (p) => {
       const rows = await teamRows(db, accountId, p);
       const byUser = new Map(rows.map((r) => [nullableId(r.user_id), r]));
-      return {
-        users: users.map((u) => {
-          const r = byUser.get(Number(u.id));
-          return {
-            user_id: Number(u.id),
-            display_name: u.display_name,
-            is_active: Boolean(u.is_active),
-            ...Object.fromEntries(TEAM_TOTALS.map((k) => [k, r ? num(r[k]) : 0])),
-          };
-        }),
-        totals: sumRows(rows as never, TEAM_TOTALS),
-      };
+      const facts = (r: TeamCounts | undefined) => Object.fromEntries(TEAM_TOTALS.map((k) => [k, r ? num(r[k]) : 0])) as Record<(typeof TEAM_TOTALS)[number], number>;
+      const named = users.map((u) => ({ user_id: Number(u.id), display_name: u.display_name as string | null, is_active: Boolean(u.is_active) as boolean | null, ...facts(byUser.get(Number(u.id))) }));
+      // Records without a user get their own last row, so that the rows sum to totals.
+      const none = facts(byUser.get(null));
+      const unattributed = TEAM_TOTALS.some((k) => none[k] !== 0) ? [{ user_id: null, display_name: null, is_active: null, ...none }] : [];
+      return { users: [...named, ...unattributed], totals: sumRows(rows as never, TEAM_TOTALS) };
     },
     async () => ({}),
     (c, p) => ({ totals: changesOf(c.totals, p.totals) }),
