@@ -141,6 +141,13 @@ for (const engine of engines()) {
         assert.deepEqual(op['x-required-scopes'], ['analytics:read']);
       }
       assert.ok(doc.paths['/api/v1/analytics/sales'].get.responses['404']);
+      // The definitions a reader cannot guess: the funnel is per history stage, team rows sum to totals, trends are clipped.
+      const schemaOf = (endpoint: string) => doc.paths[`/api/v1/analytics/${endpoint}`].get.responses['200'].content['application/json'].schema;
+      const sales = schemaOf('sales');
+      assert.match(sales.properties.funnel.description, /Stages are not cumulative/);
+      assert.match(JSON.stringify(sales.properties.change), /computed from the rounded rates shown.*Null when either side has no rate/);
+      assert.match(schemaOf('team').properties.users.description, /user_id, display_name and is_active null.*The rows sum to totals/);
+      assert.match(schemaOf('trends').properties.weeks.description, /clipped to the period/);
     });
   });
 }
