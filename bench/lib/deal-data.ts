@@ -78,9 +78,12 @@ export interface SeededDeals {
   accountId: number;
   /** A full-access key whose rate limit never interferes with the load. */
   key: string;
-  /** The deal the load writes to (one in the middle of the id range) and its org. */
+  /** The deal the API load writes to (one in the middle of the id range) and its org. */
   dealId: number;
   orgId: number;
+  /** Its neighbour, for a baseline's rows: kept apart so each side's writes can be counted. */
+  otherDealId: number;
+  otherOrgId: number;
 }
 
 const STATUSES: DealStatus[] = ['new', 'qualified', 'proposal', 'negotiation', 'won', 'lost'];
@@ -152,6 +155,8 @@ export async function seedDeals(h: DatabaseHandle, options: { deals: number; act
   });
   // Planner statistics, as a database that has lived a while would have them.
   for (const table of ['users', 'orgs', 'deals', 'deal_activities', 'events', 'idempotency_keys']) await sql.raw(`analyze ${table}`).execute(h.db);
-  const middle = deals[deals.length >> 1];
-  return { accountId: A, key: key.secret, dealId: Number(middle.id), orgId: Number(middle.org_id) };
+  const [middle, next] = [deals[deals.length >> 1], deals[(deals.length >> 1) + 1]];
+  return {
+    accountId: A, key: key.secret, dealId: Number(middle.id), orgId: Number(middle.org_id), otherDealId: Number(next.id), otherOrgId: Number(next.org_id),
+  };
 }

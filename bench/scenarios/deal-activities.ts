@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createScratchDatabase, postgresBaseUrl, seedDeals, type Engine, type ScratchDatabase, type SeededDeals } from '../lib/deal-data.ts';
-import { log, runLoad, startPinnedServer, type LoadDetails, type PinnedServer } from '../lib/processes.ts';
-import type { BenchOptions, LoadFigures } from '../lib/types.ts';
-import { countWrites, failUnless, type WriteCounts } from './deal-activities-audit.ts';
+import { log, startPinnedServer, type PinnedServer } from '../lib/processes.ts';
+import { alternate, ROUNDS, type Combined } from '../lib/rounds.ts';
+import type { BenchOptions } from '../lib/types.ts';
+import { countWrites, failUnless } from './deal-activities-audit.ts';
 
 export const name = 'deal-activities';
 export const description =
@@ -17,31 +18,29 @@ const BODY = JSON.stringify({
   source_app: 'bench', message: 'Called the customer about the renewal', activity_kind: 'call', outcome: 'success',
   external_reference: 'CALL-1', metadata_json: { duration_s: 310, tags: ['renewal'] },
 });
+/** autocannon puts a fresh id in place of `[<id>]` on every request (both sides get the same bytes). */
+const UNIQUE_KEY = 'bench-[<id>]';
 
-type Load = LoadFigures & LoadDetails;
-
-function summary(f: LoadFigures) {
-  return { req_per_s: f.req_per_s, p50_ms: f.p50_ms, p99_ms: f.p99_ms, requests: f.requests, non_2xx: f.non_2xx, errors: f.errors };
+function summary(f: Combined) {
+  return { req_per_s: f.req_per_s, p50_ms: f.p50_ms, p99_ms: f.p99_ms, requests: f.requests, non_2xx: f.non_2xx, errors: f.errors, rounds_req_per_s: f.rounds };
 }
 
-const ratio = (a: LoadFigures, b: LoadFigures) => Math.round((a.req_per_s / b.req_per_s) * 1000) / 1000;
-const answered = (f: Load, status: string) => (f.statuses[status] ?? 0) + (f.warmup_statuses[status] ?? 0);
-const allAnswered = (f: Load) => [f.statuses, f.warmup_statuses].flatMap((s) => Object.values(s)).reduce((a, b) => a + b, 0);
-
-async function withServer<T>(server: PinnedServer, body: (url: string) => Promise<T>): Promise<T> {
-  try {
-    return await body(server.url);
-  } finally {
-    await server.stop();
-  }
-}
+const ratio = (a: Combined, b: Combined) => Math.round((a.req_per_s / b.req_per_s) * 1000) / 1000;
+const roundRatios = (a: Combined, b: Combined) => a.rounds.map((n, i) => Math.round((n / b.rounds[i]) * 1000) / 1000);
+const answered = (f: Combined, status: string) => (f.statuses[status] ?? 0) + (f.warmup_statuses[status] ?? 0);
+const allAnswered = (f: Combined) => [f.statuses, f.warmup_statuses].flatMap((s) => Object.values(s)).reduce((a, b) => a + b, 0);
+const statuses = (f: Combined) => JSON.stringify({ measured: f.statuses, warmup: f.warmup_statuses });
 
 /**
  * autocannon drops its connections with requests still in flight; the server finishes them, but
- * a SIGTERM at that moment races them (the handler's client is gone, so closing does not wait for it).
+ * a SIGTERM at that moment races them (their client is gone, so closing does not wait for them).
  * The audit is about the write path, not shutdown: let them finish first.
  */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
+
+async function stopAll(servers: PinnedServer[]): Promise<void> {
+  await Promise.all(servers.map((s) => s.stop()));
+}
 
 async function post(url: string, headers: Record<string, string>) {
   const res = await fetch(url, { method: 'POST', headers, body: BODY });
@@ -53,8 +52,9 @@ interface EngineRun {
   seed: SeededDeals;
   options: BenchOptions;
   auth: Record<string, string>;
-  path: string;
 }
+
+const activitiesPath = (dealId: number) => `/api/v1/deals/${dealId}/activities`;
 
 function apiServer(r: EngineRun): Promise<PinnedServer> {
   return startPinnedServer('bench/lib/server-child.ts', {
@@ -63,90 +63,96 @@ function apiServer(r: EngineRun): Promise<PinnedServer> {
   });
 }
 
-function load(r: EngineRun) {
-  return { connections: r.options.connections, durationSeconds: r.options.durationSeconds, warmupSeconds: r.options.warmupSeconds };
-}
-
-/** Phase 1: every request a new key; then the outbox, the activities, the keys and the 201s must all agree. */
+/**
+ * Writes: the API on one deal, every request with a new key; the plain INSERT route on the
+ * neighbouring deal (same engine, data and request bytes). Then the outbox, the activities, the
+ * idempotency records and the 201s must all agree.
+ */
 async function measureWrites(r: EngineRun) {
+  const { seed } = r;
+  const servers: PinnedServer[] = [];
   let from = 0;
-  const writes = await withServer(await apiServer(r), async (url) => {
-    const first = await post(url + r.path, { ...r.auth, 'idempotency-key': `check-${randomBytes(6).toString('hex')}` });
+  let api: Combined;
+  let plain: Combined;
+  try {
+    const apiUrl = (servers[0] = await apiServer(r)).url + activitiesPath(seed.dealId);
+    const plainUrl = (servers[1] = await startPinnedServer('bench/lib/insert-baseline-child.ts', {
+      BENCH_DATABASE_URL: r.db.url, BENCH_ACCOUNT_ID: String(seed.accountId), BENCH_ORG_ID: String(seed.otherOrgId),
+    })).url + activitiesPath(seed.otherDealId);
+    const first = await post(apiUrl, { ...r.auth, 'idempotency-key': `check-${randomBytes(6).toString('hex')}` });
     if (first.status !== 201 || (JSON.parse(first.body) as { event_type: string }).event_type !== 'call') throw new Error(`API answered ${first.status}: ${first.body}`);
-    from = Date.now() + 1; // the check's own row stays out of the audited window
-    log(`${name}: ${r.db.engine}: measuring POST with unique Idempotency-Keys at ${url}`);
-    const figures = await runLoad({ ...load(r), url: url + r.path, method: 'POST', body: BODY, headers: { ...r.auth, 'idempotency-key': 'bench-[<id>]' }, uniqueIds: true });
+    const plainFirst = await post(plainUrl, r.auth);
+    if (plainFirst.status !== 201 || !Number.isInteger((JSON.parse(plainFirst.body) as { id: number }).id)) throw new Error(`insert route answered ${plainFirst.status}: ${plainFirst.body}`);
+    from = Date.now() + 1; // the checks' own rows stay out of the audited window
+    const headers = { ...r.auth, 'idempotency-key': UNIQUE_KEY };
+    [api, plain] = await alternate(
+      { url: apiUrl, method: 'POST', body: BODY, headers, uniqueIds: true },
+      { url: plainUrl, method: 'POST', body: BODY, headers, uniqueIds: true },
+      r.options,
+      (round) => log(`${name}: ${r.db.engine}: writes round ${round}/${ROUNDS}: API, then the plain INSERT route`),
+    );
     await settle();
-    return figures;
-  });
-  // The server has stopped: every request it accepted has committed or failed by now.
-  const c = await countWrites(r.db.handle, { accountId: r.seed.accountId, dealId: r.seed.dealId, keyPrefix: 'bench-', from, to: Date.now() });
-  const ok = answered(writes, '201');
-  const slack = 2 * r.options.connections; // requests in flight when autocannon stopped (warm-up and measured run) are written, never answered
+  } finally {
+    await stopAll(servers);
+  }
+  // Both servers have stopped: every request they accepted has committed or failed by now.
+  const c = await countWrites(r.db.handle, { accountId: seed.accountId, dealId: seed.dealId, keyPrefix: 'bench-', from });
+  const plainRows = (await countWrites(r.db.handle, { accountId: seed.accountId, dealId: seed.otherDealId, keyPrefix: 'bench-', from })).activities;
+  const ok = answered(api, '201');
+  const plainOk = answered(plain, '201');
+  // Each autocannon run ends with up to one request per connection sent, written, and never read.
+  const slack = (n: Combined) => n.runs * r.options.connections;
   failUnless(`${r.db.engine} writes`, [
-    allAnswered(writes) !== ok && `non-201 answers ${JSON.stringify({ measured: writes.statuses, warmup: writes.warmup_statuses })}`,
-    writes.errors > 0 && `${writes.errors} connection errors or timeouts`,
+    allAnswered(api) !== ok && `API: non-201 answers ${statuses(api)}`,
+    allAnswered(plain) !== plainOk && `insert route: non-201 answers ${statuses(plain)}`,
+    api.errors + plain.errors > 0 && `${api.errors + plain.errors} connection errors or timeouts`,
     c.events !== c.activities && `${c.activities} activities but ${c.events} outbox events`,
     c.keys_201 !== c.activities && `${c.activities} activities but ${c.keys_201} idempotency records answered 201`,
     c.keys_running > 0 && `${c.keys_running} idempotency records left running`,
-    (c.activities < ok || c.activities > ok + slack) && `${c.activities} activities for ${ok} answers 201 (at most ${slack} may be unanswered)`,
+    (c.activities < ok || c.activities > ok + slack(api)) && `${c.activities} activities for ${ok} answers 201 (at most ${slack(api)} unanswered)`,
+    (plainRows < plainOk || plainRows > plainOk + slack(plain)) && `insert route: ${plainRows} rows for ${plainOk} answers 201`,
   ]);
-  return { writes, counts: c, responses201: ok };
+  return { api, plain, counts: c, responses201: ok, plainRows };
 }
 
-/** Phase 2: the same plain row through one INSERT, same engine, same data, same request bytes. */
-async function measureInsertBaseline(r: EngineRun) {
-  let from = 0;
-  const server = await startPinnedServer('bench/lib/insert-baseline-child.ts', {
-    BENCH_DATABASE_URL: r.db.url, BENCH_ACCOUNT_ID: String(r.seed.accountId), BENCH_ORG_ID: String(r.seed.orgId),
-  });
-  const baseline = await withServer(server, async (url) => {
-    const first = await post(url + r.path, r.auth);
-    if (first.status !== 201 || !Number.isInteger((JSON.parse(first.body) as { id: number }).id)) throw new Error(`insert baseline answered ${first.status}: ${first.body}`);
-    from = Date.now() + 1;
-    log(`${name}: ${r.db.engine}: measuring the plain INSERT route at ${url}`);
-    const figures = await runLoad({ ...load(r), url: url + r.path, method: 'POST', body: BODY, headers: { ...r.auth, 'idempotency-key': 'bench-[<id>]' }, uniqueIds: true });
-    await settle();
-    return figures;
-  });
-  const rows = (await countWrites(r.db.handle, { accountId: r.seed.accountId, dealId: r.seed.dealId, keyPrefix: '', from, to: Date.now() })).activities;
-  failUnless(`${r.db.engine} insert baseline`, [
-    allAnswered(baseline) !== answered(baseline, '201') && `non-201 answers ${JSON.stringify(baseline.statuses)}`,
-    baseline.errors > 0 && `${baseline.errors} connection errors or timeouts`,
-    (rows < answered(baseline, '201') || rows > answered(baseline, '201') + 2 * r.options.connections) && `${rows} rows for ${answered(baseline, '201')} answers 201`,
-  ]);
-  return { baseline, rows };
-}
-
-/** Phase 3: one key replayed under load, then GET of the deal, on one server; the replay must write nothing. */
+/** Replay of one key under load against GET of the deal, on one server; the replays must write nothing. */
 async function measureReplay(r: EngineRun) {
   const key = `replay-${randomBytes(6).toString('hex')}`;
   const where = { accountId: r.seed.accountId, dealId: r.seed.dealId, keyPrefix: '' };
-  let before: WriteCounts | undefined;
-  const [replay, get] = await withServer(await apiServer(r), async (url) => {
+  const server = await apiServer(r);
+  let replay: Combined;
+  let get: Combined;
+  let before: string;
+  try {
     const headers = { ...r.auth, 'idempotency-key': key };
-    const first = await post(url + r.path, headers);
-    const again = await post(url + r.path, headers);
+    const url = server.url + activitiesPath(r.seed.dealId);
+    const dealUrl = `${server.url}/api/v1/deals/${r.seed.dealId}`;
+    const first = await post(url, headers);
+    const again = await post(url, headers);
     if (first.status !== 201 || again.status !== 201 || again.replayed !== 'true' || again.body !== first.body) {
       throw new Error(`replay check: ${first.status} then ${again.status} (Idempotent-Replayed: ${again.replayed})`);
     }
-    const deal = await fetch(`${url}/api/v1/deals/${r.seed.dealId}`, { headers: r.auth });
+    const deal = await fetch(dealUrl, { headers: r.auth });
     if (deal.status !== 200) throw new Error(`GET deal answered ${deal.status}: ${await deal.text()}`);
-    before = await countWrites(r.db.handle, where);
-    log(`${name}: ${r.db.engine}: measuring the replay of one key, then GET /api/v1/deals/${r.seed.dealId}`);
-    const replayed = await runLoad({ ...load(r), url: url + r.path, method: 'POST', body: BODY, headers, expectHeader: { name: 'idempotent-replayed', value: 'true' } });
-    const got = await runLoad({ ...load(r), url: `${url}/api/v1/deals/${r.seed.dealId}`, headers: r.auth });
-    return [replayed, got];
-  });
-  const after = await countWrites(r.db.handle, where);
+    before = JSON.stringify(await countWrites(r.db.handle, where));
+    [replay, get] = await alternate(
+      { url, method: 'POST', body: BODY, headers, expectHeader: { name: 'idempotent-replayed', value: 'true' } },
+      { url: dealUrl, headers: r.auth },
+      r.options,
+      (round) => log(`${name}: ${r.db.engine}: replay round ${round}/${ROUNDS}: one key replayed, then GET /api/v1/deals/${r.seed.dealId}`),
+    );
+  } finally {
+    await server.stop();
+  }
+  const after = JSON.stringify(await countWrites(r.db.handle, where));
   failUnless(`${r.db.engine} replay`, [
-    allAnswered(replay) !== answered(replay, '201') && `non-201 answers ${JSON.stringify({ measured: replay.statuses, warmup: replay.warmup_statuses })}`,
+    allAnswered(replay) !== answered(replay, '201') && `non-201 answers ${statuses(replay)}`,
     replay.missing_header > 0 && `${replay.missing_header} answers without Idempotent-Replayed: true`,
     replay.errors + get.errors > 0 && `${replay.errors + get.errors} connection errors or timeouts`,
-    get.non_2xx > 0 && `GET deal: ${get.non_2xx} non-2xx answers`,
-    JSON.stringify(after) !== JSON.stringify(before) && `the replay wrote: before ${JSON.stringify(before)}, after ${JSON.stringify(after)}`,
+    allAnswered(get) !== answered(get, '200') && `GET deal: answers ${statuses(get)}`,
+    after !== before && `the replays wrote: before ${before}, after ${after}`,
   ]);
-  return { replay, get, replayed_responses: allAnswered(replay) };
+  return { replay, get, replayed: allAnswered(replay) };
 }
 
 async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
@@ -156,9 +162,8 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
     const seed = await seedDeals(db.handle, { deals: DEALS, activities: SEEDED_ACTIVITIES });
     const generateMs = Date.now() - started;
     log(`${name}: ${engine}: ${DEALS} deals and ${SEEDED_ACTIVITIES} activities generated in ${generateMs} ms`);
-    const r: EngineRun = { db, seed, options, auth: { authorization: `Bearer ${seed.key}`, 'content-type': 'application/json' }, path: `/api/v1/deals/${seed.dealId}/activities` };
+    const r: EngineRun = { db, seed, options, auth: { authorization: `Bearer ${seed.key}`, 'content-type': 'application/json' } };
     const w = await measureWrites(r);
-    const b = await measureInsertBaseline(r);
     const p = await measureReplay(r);
     const figures = {
       scenario: name,
@@ -169,13 +174,16 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
       connections: options.connections,
       duration_s: options.durationSeconds,
       warmup_s: options.warmupSeconds,
+      rounds: ROUNDS,
       request_bytes: Buffer.byteLength(BODY),
-      ...summary(w.writes),
-      baseline: summary(b.baseline),
-      ratio: ratio(w.writes, b.baseline),
+      ...summary(w.api),
+      baseline: summary(w.plain),
+      ratio: ratio(w.api, w.plain),
+      ratio_rounds: roundRatios(w.api, w.plain),
       replay: summary(p.replay),
       replay_baseline: summary(p.get),
       replay_ratio: ratio(p.replay, p.get),
+      replay_ratio_rounds: roundRatios(p.replay, p.get),
       // Warm-up writes count too: each committed its outbox event and its idempotency record with it.
       audit: {
         activities_written: w.counts.activities,
@@ -183,8 +191,8 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
         idempotency_records_201: w.counts.keys_201,
         responses_201: w.responses201,
         written_unanswered_at_stop: w.counts.activities - w.responses201,
-        baseline_rows_inserted: b.rows,
-        replay_responses: p.replayed_responses,
+        baseline_rows_inserted: w.plainRows,
+        replay_responses: p.replayed,
         replay_rows_written: 0,
       },
       goals: GOALS,
