@@ -15,6 +15,7 @@ export interface RunningServer {
 }
 
 const PURGE_EVERY_MS = 15 * 60_000;
+const DRAIN_TIMEOUT_MS = 15_000;
 
 /** `custops serve`: migrate, listen, and run the housekeeping of one process. */
 export async function startServer(config: Config, options: { clock?: Clock; logger?: boolean | object } = {}): Promise<RunningServer> {
@@ -25,6 +26,16 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   let dispatcher: Dispatcher | null = null;
   const app = await buildApp(config, { database, clock, logger: options.logger, notifyEvents: () => dispatcher?.wake() });
   dispatcher = new Dispatcher({ database, config, clock, log: app.log });
+  // Requests still running when the server closes (a client that hung up does not stop its handler)
+  // finish their database work before the pool closes: otherwise a committed write could lose its
+  // idempotency record.
+  const inFlight = new Set<object>();
+  app.addHook('onRequest', async (request) => {
+    inFlight.add(request);
+  });
+  app.addHook('onResponse', async (request) => {
+    inFlight.delete(request);
+  });
   const purge = setInterval(() => {
     purgeExpiredKeys(database.db, clock.now()).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
   }, PURGE_EVERY_MS);
@@ -40,6 +51,8 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
     async stop() {
       clearInterval(purge);
       await app.close();
+      const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+      while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       await dispatcher.stop(); // lets the attempts in flight finish and be recorded
       await database.close();
     },

@@ -5,6 +5,7 @@ import * as deals from './migrations/2026-11-21T0120_deals.ts';
 import * as webhooks from './migrations/2026-11-21T0150_webhooks.ts';
 import * as analytics from './migrations/2026-11-21T0160_analytics.ts';
 import * as funnel from './migrations/2026-11-21T0170_funnel.ts';
+import * as idempotencyCommit from './migrations/2026-11-21T0180_idempotency_commit.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T0150_webhooks': webhooks,
   '2026-11-21T0160_analytics': analytics,
   '2026-11-21T0170_funnel': funnel,
+  '2026-11-21T0180_idempotency_commit': idempotencyCommit,
 };
 
 /** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */

@@ -276,6 +276,8 @@ export interface IdempotencyKeysTable {
   response_status: number | null;
   response_body: string | null;
   location: string | null;
+  /** Set by the request's own write transaction: the write is in, whatever became of the response. */
+  committed_at: number | null;
   created_at: number;
   expires_at: number;
 }

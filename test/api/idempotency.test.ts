@@ -4,6 +4,7 @@ import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness } from '../helpers/harness.ts';
 import { assertError } from '../helpers/route-checks.ts';
 import { purgeExpiredKeys } from '../../src/modules/idempotency/idempotency.repository.ts';
+import { ABANDONED_AFTER_MS, requestFingerprint } from '../../src/modules/idempotency/idempotency.plugin.ts';
 
 // POST /orgs (an extension that creates one row per call) is the write used to observe idempotency.
 const URL = '/api/v1/orgs';
@@ -96,6 +97,38 @@ for (const engine of engines()) {
       assert.ok((await purgeExpiredKeys(h.db, clock.now())) >= 1);
       const left = await h.db.selectFrom('idempotency_keys').select('id').where('account_id', '=', a.accountId).execute();
       assert.equal(left.length, 0);
+    });
+
+    test('the write transaction records its commit on the claim', async () => {
+      const a = await createTestAccount(h);
+      assert.equal((await call(h, 'POST', URL, { key: a.key, body: { name: 'Marked' }, headers: { 'idempotency-key': 'marked' } })).statusCode, 201);
+      const row = await h.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', a.accountId).where('key', '=', 'marked').executeTakeFirstOrThrow();
+      assert.equal(row.state, 'done');
+      assert.ok(row.committed_at !== null);
+    });
+
+    test('a process that died mid-request: re-run only if its write never committed', async () => {
+      const a = await createTestAccount(h);
+      const body = { name: 'After crash' };
+      const hash = requestFingerprint('POST', URL, body);
+      const old = clock.now() - ABANDONED_AFTER_MS - 1000;
+      const leftBehind = (key: string, committedAt: number | null) =>
+        h.db.insertInto('idempotency_keys').values({
+          account_id: a.accountId, key, request_hash: hash, state: 'running', response_status: null, response_body: null,
+          location: null, committed_at: committedAt, created_at: old, expires_at: clock.now() + 3_600_000,
+        }).execute();
+      // Died after its write committed, before the response was stored: never run again.
+      await leftBehind('died-after-commit', old + 5);
+      assertError(await call(h, 'POST', URL, { key: a.key, body, headers: { 'idempotency-key': 'died-after-commit' } }), 409, 'conflict');
+      assert.equal(await orgCount(h, a.accountId), 0);
+      // Died before its write committed: after the abandonment delay the retry runs, once.
+      await leftBehind('died-before-commit', null);
+      const rerun = await call(h, 'POST', URL, { key: a.key, body, headers: { 'idempotency-key': 'died-before-commit' } });
+      assert.equal(rerun.statusCode, 201, rerun.body);
+      assert.equal(await orgCount(h, a.accountId), 1);
+      const replay = await call(h, 'POST', URL, { key: a.key, body, headers: { 'idempotency-key': 'died-before-commit' } });
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.equal(await orgCount(h, a.accountId), 1);
     });
 
     test('an over-long key is 422 naming the header', async () => {

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../lib/sql.ts';
 import * as repo from './audiences.repository.ts';
 import { findContact } from './contacts.repository.ts';
 import { MAX_MEMBERSHIPS, type AudienceView } from './contacts.schemas.ts';
+import { inTransaction } from '../idempotency/request-scope.ts';
 
 interface WriteDeps {
   db: Db;
@@ -38,7 +39,7 @@ function nameTaken(): AppError {
 export async function createAudience(deps: WriteDeps, accountId: number, name: string): Promise<AudienceView> {
   if (await repo.findAudienceByName(deps.db, accountId, name)) throw nameTaken();
   try {
-    return toView(await repo.insertAudience(deps.db, { account_id: accountId, name, created_at: deps.clock.now() }));
+    return toView(await inTransaction(deps.db, (trx) => repo.insertAudience(trx, { account_id: accountId, name, created_at: deps.clock.now() })));
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken();
     throw err;
@@ -82,7 +83,7 @@ const WHOLE_SET: PageRequest = { page: 1, per_page: MAX_MEMBERSHIPS };
 
 export async function replaceAudiences(deps: WriteDeps, accountId: number, contactId: number, audienceIds: number[]): Promise<ListResult<AudienceView>> {
   const wanted = [...new Set(audienceIds)];
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     await lockContact(trx, deps.dialect, accountId, contactId);
     await requireAudiences(trx, accountId, wanted);
     const current = await repo.memberAudienceIds(trx, accountId, contactId);
@@ -101,7 +102,7 @@ export async function removeAudiences(
   audienceIds: number[] | undefined,
 ): Promise<ListResult<AudienceView>> {
   const ids = audienceIds === undefined ? null : [...new Set(audienceIds)];
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     await lockContact(trx, deps.dialect, accountId, contactId);
     if (ids !== null) await requireAudiences(trx, accountId, ids);
     await repo.removeMemberships(trx, accountId, contactId, ids);

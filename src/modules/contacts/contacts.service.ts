@@ -5,6 +5,7 @@ import { notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './contacts.repository.ts';
 import type { ContactView, CreateContactInput } from './contacts.schemas.ts';
+import { inTransaction } from '../idempotency/request-scope.ts';
 
 export function toContactView(r: repo.ContactRow): ContactView {
   return {
@@ -55,7 +56,7 @@ export async function getContact(db: Executor, accountId: number, id: number): P
 
 export async function createContact(deps: { db: Db; clock: Clock }, accountId: number, input: CreateContactInput): Promise<ContactView> {
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     if (!(await repo.orgExists(trx, accountId, input.org_id))) throw notFound('org_not_found', input.org_id);
     const name = input.name ?? null;
     const email = input.email ?? null;

@@ -10,6 +10,7 @@ import type { CreateActivityInput, DealActivityView } from './deals.schemas.ts';
 import { getDealRow } from './deals.service.ts';
 import { metadataProblem } from './deals.values.ts';
 import type { Actor } from './deals.writes.ts';
+import { inTransaction } from '../idempotency/request-scope.ts';
 
 export function toActivityView(r: repo.ActivityRow): DealActivityView {
   return {
@@ -54,7 +55,7 @@ export async function createActivity(deps: Deps, actor: Actor, dealId: number, i
   if (input.message.trim() === '') throw validationError({ message: 'too_short' });
   if (input.source_app.trim() === '') throw validationError({ source_app: 'too_short' });
   const now = deps.clock.now();
-  const view = await deps.db.transaction().execute(async (trx) => {
+  const view = await inTransaction(deps.db, async (trx) => {
     const deal = await getDealRow(trx, actor.accountId, dealId);
     const row = await repo.insertActivity(trx, {
       account_id: actor.accountId,

@@ -7,6 +7,7 @@ import * as repo from './deals.repository.ts';
 import { OPEN_STATUSES, type CreateDealInput, type DealView, type PatchDealInput } from './deals.schemas.ts';
 import { getDealRow, requireRefs, toDealView } from './deals.service.ts';
 import { parseInstant, parseMoney } from './deals.values.ts';
+import { inTransaction } from '../idempotency/request-scope.ts';
 
 type Deps = Pick<ModuleDeps, 'db' | 'clock' | 'notifyEvents'>;
 
@@ -66,7 +67,7 @@ export async function createDeal(deps: Deps, actor: Actor, input: CreateDealInpu
   }
   const now = deps.clock.now();
   const closed = !isOpen(status);
-  const deal = await deps.db.transaction().execute(async (trx) => {
+  const deal = await inTransaction(deps.db, async (trx) => {
     const row = await repo.insertDeal(trx, {
       account_id: actor.accountId,
       org_id: input.org_id,
@@ -103,7 +104,7 @@ export async function createDeal(deps: Deps, actor: Actor, input: CreateDealInpu
 export async function patchDeal(deps: Deps, actor: Actor, id: number, input: PatchDealInput): Promise<DealView> {
   const v = checkFields(input);
   const now = deps.clock.now();
-  const result = await deps.db.transaction().execute(async (trx) => {
+  const result = await inTransaction(deps.db, async (trx) => {
     const current = await getDealRow(trx, actor.accountId, id, { forUpdate: true });
     const to = input.status ?? current.status;
     const moving = to !== current.status;

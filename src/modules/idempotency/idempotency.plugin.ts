@@ -5,6 +5,8 @@ import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import type { App } from '../../http/types.ts';
 import * as repo from './idempotency.repository.ts';
+import { requestScope } from './request-scope.ts';
+import type { FastifyRequest } from 'fastify';
 
 export interface IdempotencyOptions {
   db: Db;
@@ -39,6 +41,12 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+function holdClaim(request: FastifyRequest, id: number): void {
+  request.idempotency = { id };
+  const scope = requestScope.getStore();
+  if (scope) scope.claimId = id;
+}
+
 export function requestFingerprint(method: string, path: string, body: unknown): string {
   return sha256Hex(`${method} ${path}\n${canonical(body ?? null)}`);
 }
@@ -51,6 +59,11 @@ export function requestFingerprint(method: string, path: string, body: unknown):
  */
 export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) => {
   app.decorateRequest('idempotency', null);
+
+  // Every request runs in a scope its write transactions can see (see inTransaction).
+  app.addHook('onRequest', (_request, _reply, done) => {
+    requestScope.run({ claimId: null, committed: false }, done);
+  });
 
   app.addHook('preHandler', async (request, reply) => {
     if (!WRITE_METHODS.has(request.method) || !request.routeOptions.config.scope) return;
@@ -67,15 +80,18 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
     const expiresAt = now + opts.ttlHours * 3_600_000;
     const claimed = await repo.claimKey(opts.db, { account_id: accountId, key, request_hash: hash, created_at: now, expires_at: expiresAt });
     if (claimed !== null) {
-      request.idempotency = { id: claimed };
+      holdClaim(request, claimed);
       return;
     }
     const existing = await repo.findKey(opts.db, accountId, key);
-    const stale = existing && (existing.expires_at <= now || (existing.state === 'running' && now - existing.created_at > ABANDONED_AFTER_MS));
+    // A request whose write committed (committed_at, set in its own transaction) is never run again,
+    // even if its process died before the response was stored.
+    const abandoned = existing && existing.state === 'running' && existing.committed_at === null && now - existing.created_at > ABANDONED_AFTER_MS;
+    const stale = existing && (existing.expires_at <= now || abandoned);
     if (!existing || stale) {
       const retaken = existing && (await repo.retakeKey(opts.db, existing.id, existing.created_at, { request_hash: hash, created_at: now, expires_at: expiresAt }));
       if (retaken) {
-        request.idempotency = { id: existing.id };
+        holdClaim(request, existing.id);
         return;
       }
       throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is in progress; retry later.');
@@ -84,6 +100,9 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
         fields: { idempotency_key: 'reused' },
       });
+    }
+    if (existing.state === 'running' && existing.committed_at !== null && now - existing.created_at > ABANDONED_AFTER_MS) {
+      throw new AppError('conflict', 'The request with this Idempotency-Key was carried out, but its response was lost; it will not run again.');
     }
     if (existing.state === 'running') {
       throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is in progress; retry later.');
@@ -100,7 +119,8 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
     if (!claim) return payload;
     request.idempotency = null;
     const status = reply.statusCode;
-    if (status >= 500 || status === 422 || status === 429) {
+    // A refused or failed request is forgotten so it can be corrected and retried, unless its write committed.
+    if ((status >= 500 || status === 422 || status === 429) && !requestScope.getStore()?.committed) {
       await repo.releaseKey(opts.db, claim.id);
     } else {
       const location = reply.getHeader('location');

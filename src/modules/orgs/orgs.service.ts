@@ -5,6 +5,7 @@ import { listPage, type ListResult, type PageRequest } from '../../lib/paginatio
 import * as repo from './orgs.repository.ts';
 import { resolveOrgInTrx } from './orgs.resolve.ts';
 import type { CreateOrgInput, OrgView, ResolveInput } from './orgs.schemas.ts';
+import { inTransaction } from '../idempotency/request-scope.ts';
 
 export async function toOrgViews(db: Executor, accountId: number, rows: repo.OrgRow[]): Promise<OrgView[]> {
   const links = await repo.externalIdsOf(db, accountId, rows.map((r) => r.id));
@@ -34,7 +35,7 @@ export async function getOrg(db: Executor, accountId: number, id: number): Promi
 }
 
 export async function resolveOrg(db: Db, accountId: number, input: ResolveInput, now: number): Promise<{ status: 'mapped' | 'linked'; org: OrgView }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const { status, org } = await resolveOrgInTrx(trx, accountId, input, input, now);
     return { status, org: (await toOrgViews(trx, accountId, [org]))[0] };
   });
@@ -52,7 +53,7 @@ export async function linkExternalId(
   pair: { source_app: string; external_org_id: string },
   now: number,
 ): Promise<OrgView> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const org = await repo.findOrg(trx, accountId, orgId);
     if (!org) throw notFound('org_not_found', orgId);
     const row = { account_id: accountId, org_id: orgId, source_app: pair.source_app, external_org_id: pair.external_org_id, created_at: now };
@@ -67,7 +68,7 @@ export async function linkExternalId(
 }
 
 export async function createOrg(db: Db, accountId: number, input: CreateOrgInput, now: number): Promise<OrgView> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const org = await repo.insertOrg(trx, {
       account_id: accountId,
       name: input.name,

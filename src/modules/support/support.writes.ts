@@ -7,6 +7,7 @@ import { resolveOrgInTrx } from '../orgs/orgs.resolve.ts';
 import * as repo from './support.repository.ts';
 import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, type CreateLogInput, type CreateTicketInput, type SupportLogView, type TicketView, type UpdateTicketInput } from './support.schemas.ts';
 import { toLogView, toTicketView } from './support.service.ts';
+import { inTransaction } from '../idempotency/request-scope.ts';
 
 type Deps = Pick<ModuleDeps, 'db' | 'clock' | 'notifyEvents'>;
 
@@ -76,7 +77,7 @@ export async function createTicket(deps: Deps, accountId: number, input: CreateT
     throw validationError({ metadata_json: 'too_long' }, `metadata_json is over ${MAX_METADATA_BYTES} bytes once serialized.`);
   }
   const now = deps.clock.now();
-  const result = await deps.db.transaction().execute(async (trx) => {
+  const result = await inTransaction(deps.db, async (trx) => {
     const { org } = await resolveOrgInTrx(trx, accountId, input, input, now);
     const orgId = Number(org.id);
     const contactId = await contactFor(trx, accountId, orgId, input, now);
@@ -114,7 +115,7 @@ export async function createTicket(deps: Deps, accountId: number, input: CreateT
 export async function updateTicket(deps: Deps, accountId: number, id: number, input: UpdateTicketInput): Promise<TicketView> {
   const now = deps.clock.now();
   let emitted = false;
-  const row = await deps.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(deps.db, async (trx) => {
     const ticket = await repo.findTicket(trx, accountId, id);
     if (!ticket) throw notFound('ticket_not_found', id);
     if (input.owner_user_id != null && !(await repo.userExists(trx, accountId, input.owner_user_id))) throw notFound('user_not_found', input.owner_user_id);
@@ -145,7 +146,7 @@ export async function updateTicket(deps: Deps, accountId: number, id: number, in
 /** Adds a log to a ticket (closed ones too) and counts as an update of the ticket (updated_at). */
 export async function addLog(deps: Deps, accountId: number, ticketId: number, input: CreateLogInput): Promise<SupportLogView> {
   const now = deps.clock.now();
-  const log = await deps.db.transaction().execute(async (trx) => {
+  const log = await inTransaction(deps.db, async (trx) => {
     const ticket = await repo.findTicket(trx, accountId, ticketId);
     if (!ticket) throw notFound('ticket_not_found', ticketId);
     await repo.updateTicket(trx, accountId, ticketId, { updated_at: now });

@@ -7,6 +7,7 @@ import { listPage, type ListResult, type PageRequest } from '../../lib/paginatio
 import { isUniqueViolation } from '../../lib/sql.ts';
 import * as repo from './users.repository.ts';
 import type { CreateUserInput, UserView } from './users.schemas.ts';
+import { inTransaction } from '../idempotency/request-scope.ts';
 
 export function toUserView(r: repo.PublicUserRow): UserView {
   return {
@@ -52,7 +53,7 @@ export async function createUser(deps: { db: Db; clock: Clock }, accountId: numb
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   const now = deps.clock.now();
   try {
-    const row = await repo.insertUserReturning(deps.db, {
+    const row = await inTransaction(deps.db, (trx) => repo.insertUserReturning(trx, {
       account_id: accountId,
       email: input.email,
       email_lc: emailLc,
@@ -63,7 +64,7 @@ export async function createUser(deps: { db: Db; clock: Clock }, accountId: numb
       password_hash: passwordHash,
       created_at: now,
       updated_at: now,
-    });
+    }));
     return toUserView(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();

@@ -10,6 +10,7 @@ import { wakeDispatchers } from '../events/outbox.ts';
 import * as repo from './deliveries.repository.ts';
 import { findEndpoint } from './endpoints.repository.ts';
 import type { DeliveryListQueryInput, WebhookDeliveryView } from './webhooks.schemas.ts';
+import { inTransaction } from '../idempotency/request-scope.ts';
 
 export function toDeliveryView(r: repo.DeliveryRow): WebhookDeliveryView {
   return {
@@ -68,7 +69,7 @@ export async function getDelivery(db: Db, accountId: number, id: number) {
  */
 export async function retryDelivery(deps: { db: Db; clock: Clock; notifyEvents: () => void }, accountId: number, id: number) {
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
     const row = await repo.findDelivery(trx, accountId, id);
     if (!row) throw notFound('webhook_delivery_not_found', id);
     const endpoint = await findEndpoint(trx, accountId, row.endpoint_id);

@@ -12,6 +12,7 @@ import * as repo from './endpoints.repository.ts';
 import * as deliveries from './deliveries.repository.ts';
 import type { CreateEndpointInput, UpdateEndpointInput, WebhookEndpointView } from './webhooks.schemas.ts';
 import { checkEndpointUrl, type Resolver } from './url-check.ts';
+import { inTransaction } from '../idempotency/request-scope.ts';
 
 export interface EndpointDeps {
   db: Db;
@@ -66,7 +67,7 @@ export async function createEndpoint(deps: EndpointDeps, accountId: number, inpu
   const secret = generateWebhookSecret();
   const now = deps.clock.now();
   const enabled = input.enabled ?? true;
-  const row = await repo.insertEndpoint(deps.db, {
+  const row = await inTransaction(deps.db, (trx) => repo.insertEndpoint(trx, {
     account_id: accountId,
     name: input.name,
     url,
@@ -79,7 +80,7 @@ export async function createEndpoint(deps: EndpointDeps, accountId: number, inpu
     failing_since: null,
     created_at: now,
     updated_at: now,
-  });
+  }));
   return { ...toEndpointView(row), secret };
 }
 
@@ -107,7 +108,7 @@ export async function deleteEndpoint(db: Db, accountId: number, id: number): Pro
 export async function rotateSecret(deps: EndpointDeps, accountId: number, id: number) {
   const secret = generateWebhookSecret();
   const now = deps.clock.now();
-  const row = await deps.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(deps.db, async (trx) => {
     const current = await repo.findEndpoint(trx, accountId, id);
     if (!current) throw notFound('webhook_endpoint_not_found', id);
     return repo.updateEndpoint(trx, accountId, id, {
@@ -124,7 +125,7 @@ export async function recoverEndpoint(deps: EndpointDeps, accountId: number, id:
   const { from, to } = dateRange(body, 'since', 'until');
   if (from === null) throw validationError({ since: 'required' });
   const now = deps.clock.now();
-  const requeued = await deps.db.transaction().execute(async (trx) => {
+  const requeued = await inTransaction(deps.db, async (trx) => {
     if (!(await repo.findEndpoint(trx, accountId, id))) throw notFound('webhook_endpoint_not_found', id);
     const n = await deliveries.requeueFailed(trx, accountId, id, from, to ?? now, now);
     if (n > 0) await wakeDispatchers(trx);
