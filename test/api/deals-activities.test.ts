@@ -155,13 +155,13 @@ for (const engine of engines()) {
       const base: Record<string, unknown> = { source_app: 'app', message: 'hello' };
       const allowed = ['source_app', 'message', 'activity_kind', 'outcome', 'external_reference', 'metadata_json', 'idempotency_key'];
       let deep: Record<string, unknown> = {};
-      for (let i = 0; i < 12; i++) deep = { d: deep };
+      for (let i = 0; i < 20; i++) deep = { d: deep };
       const bad: [string, unknown][] = [
         ['source_app', ''], ['source_app', 1], ['source_app', null], ['source_app', 'a'.repeat(100_000)], ['source_app', '   '],
         ['message', ''], ['message', false], ['message', null], ['message', 'm'.repeat(100_000)], ['message', { text: 'hi' }], ['message', ' \n '],
         ['activity_kind', 'sms'], ['activity_kind', 'NOTE'], ['activity_kind', null], ['outcome', 'ok'], ['outcome', 0],
         ['external_reference', 5], ['external_reference', 'r'.repeat(100_000)], ['metadata_json', 'text'], ['metadata_json', [1, 2]],
-        ['metadata_json', null], ['metadata_json', deep], ['metadata_json', { blob: 'b'.repeat(20_000) }], ['idempotency_key', 7], ['idempotency_key', ''],
+        ['metadata_json', null], ['metadata_json', deep], ['metadata_json', { blob: 'b'.repeat(70_000) }], ['idempotency_key', 7], ['idempotency_key', ''],
       ];
       const arb = fc.oneof(
         fc.constantFrom(...bad).map(([field, v]) => ({ field, body: { ...base, [field]: v } })),

@@ -277,7 +277,7 @@ for (const engine of engines()) {
         [{ ...base, contact_id: 0 }, 'contact_id', 'too_small'],
         [{ ...base, metadata_json: [1, 2] }, 'metadata_json', 'invalid_type'],
         [{ ...base, metadata_json: 'text' }, 'metadata_json', 'invalid_type'],
-        [{ ...base, metadata_json: { big: 'x'.repeat(70_000) } }, 'metadata_json', 'too_long'],
+        [{ ...base, metadata_json: { big: 'x'.repeat(70_000) } }, 'metadata_json', 'too_large'],
         [{ ...base, metadata_json: JSON.parse('{"a":'.repeat(17) + '1' + '}'.repeat(17)) }, 'metadata_json', 'too_deep'],
         [{ ...base, channel: '' }, 'channel', 'too_short'],
         [{ ...base, status: 'closed' }, 'status', 'unknown_field'],

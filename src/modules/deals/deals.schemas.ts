@@ -134,7 +134,7 @@ export const CreateActivityBody = Type.Object(
     outcome: Type.Optional(Type.Enum([...OUTCOMES])),
     external_reference: Type.Optional(Type.String({ maxLength: 255, description: 'Caller reference.' })),
     metadata_json: Type.Optional(
-      Type.Object({}, { additionalProperties: true, description: 'Opaque JSON object (at most 16 KiB serialized, 8 levels deep); returned as `metadata`.' }),
+      Type.Object({}, { additionalProperties: true, description: 'Opaque JSON object, returned as `metadata`: at most 64 KiB serialized and 16 levels deep.' }),
     ),
     idempotency_key: Type.Optional(IdempotencyKey),
   },

@@ -27,24 +27,4 @@ export function parseInstant(text: string): number | null {
   return parseDateBound(text, 'start');
 }
 
-const MAX_METADATA_BYTES = 16 * 1024;
-const MAX_METADATA_DEPTH = 8;
-
-/** Whether nesting goes deeper than `limit`; iterative and stops early, so a hostile body cannot blow the stack. */
-function deeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Object.values(v as Record<string, unknown>)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-/** Metadata is stored as text and echoed in reads: bounded so payloads stay small. */
-export function metadataProblem(value: object): string | null {
-  if (deeperThan(value, MAX_METADATA_DEPTH)) return 'too_deep';
-  if (Buffer.byteLength(JSON.stringify(value), 'utf8') > MAX_METADATA_BYTES) return 'too_large';
-  return null;
-}
+export { metadataProblem } from '../../lib/metadata.ts';

@@ -11,10 +11,6 @@ const Channel = Text(50, 'Where the message came from (free text, e.g. `api`, `e
 // Notes travel in support.log.created payloads, which stay under 256 KiB: 40,000 characters is
 // at most 240,000 bytes even when every one is a control character JSON escapes as \uXXXX.
 const LONG_TEXT = 40_000;
-/** Serialized metadata beyond this is refused: it is stored per ticket and read back on every list. */
-export const MAX_METADATA_BYTES = 64 * 1024;
-/** Nesting levels metadata may have: enough for structured data, not for pathological documents. */
-export const MAX_METADATA_DEPTH = 16;
 
 const ticketProperties = {
   id: Id(),

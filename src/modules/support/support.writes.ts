@@ -5,18 +5,13 @@ import { notFound, validationError } from '../../lib/errors.ts';
 import { emitEvent } from '../events/outbox.ts';
 import { resolveOrgInTrx } from '../orgs/orgs.resolve.ts';
 import * as repo from './support.repository.ts';
-import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, type CreateLogInput, type CreateTicketInput, type SupportLogView, type TicketView, type UpdateTicketInput } from './support.schemas.ts';
+import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataProblem } from '../../lib/metadata.ts';
+import { type CreateLogInput, type CreateTicketInput, type SupportLogView, type TicketView, type UpdateTicketInput } from './support.schemas.ts';
 import { toLogView, toTicketView } from './support.service.ts';
 import { inTransaction } from '../idempotency/request-scope.ts';
 
 type Deps = Pick<ModuleDeps, 'db' | 'clock' | 'notifyEvents'>;
 
-function depthOf(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
-  let max = 0;
-  for (const v of Object.values(value)) max = Math.max(max, depthOf(v));
-  return 1 + max;
-}
 
 function slogOf(t: repo.TicketRow) {
   return { slog_id: Number(t.id), slog: { id: Number(t.id), title: t.title, status: t.status } };
@@ -69,13 +64,11 @@ export async function createTicket(deps: Deps, accountId: number, input: CreateT
   if (input.contact_id === undefined && input.contact_email === undefined) {
     throw validationError({ contact_email: 'required' }, 'contact_email is required unless contact_id is sent.');
   }
-  if (input.metadata_json !== undefined && depthOf(input.metadata_json) > MAX_METADATA_DEPTH) {
-    throw validationError({ metadata_json: 'too_deep' }, `metadata_json nests deeper than ${MAX_METADATA_DEPTH} levels.`);
+  const problem = input.metadata_json === undefined ? null : metadataProblem(input.metadata_json);
+  if (problem) {
+    throw validationError({ metadata_json: problem }, `metadata_json is over ${MAX_METADATA_DEPTH} levels deep or ${MAX_METADATA_BYTES} bytes once serialized.`);
   }
   const metadata = input.metadata_json === undefined ? null : JSON.stringify(input.metadata_json);
-  if (metadata !== null && Buffer.byteLength(metadata) > MAX_METADATA_BYTES) {
-    throw validationError({ metadata_json: 'too_long' }, `metadata_json is over ${MAX_METADATA_BYTES} bytes once serialized.`);
-  }
   const now = deps.clock.now();
   const result = await inTransaction(deps.db, async (trx) => {
     const { org } = await resolveOrgInTrx(trx, accountId, input, input, now);
