@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, randomBytes, scrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
@@ -55,17 +55,25 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
+// The key object is built once per key: importing raw key bytes on every call was a measurable share of replays.
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+function aesKey(key: Buffer): KeyObject {
+  let k = keyObjects.get(key);
+  if (!k) keyObjects.set(key, (k = createSecretKey(key)));
+  return k;
+}
+
 /** AES-256-GCM; the stored form is base64 of iv (12) | tag (16) | ciphertext. */
 export function encryptSecret(key: Buffer, plaintext: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const cipher = createCipheriv('aes-256-gcm', aesKey(key), iv);
   const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64');
 }
 
 export function decryptSecret(key: Buffer, stored: string): string {
   const raw = Buffer.from(stored, 'base64');
-  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  const decipher = createDecipheriv('aes-256-gcm', aesKey(key), raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(12, 28));
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }

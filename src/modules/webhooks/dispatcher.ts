@@ -38,6 +38,9 @@ const AHEAD = 2;
  * slots), signs and POSTs the stored bytes, and records every attempt. Woken at once by
  * `wake()` (in-process writes) and PostgreSQL NOTIFY (other processes); a short poll covers the rest.
  */
+/** How long a wake waits for company before the pass runs. */
+const WAKE_COALESCE_MS = 2;
+
 export class Dispatcher {
   readonly #o: DispatcherOptions;
   readonly #clock: Clock;
@@ -53,6 +56,7 @@ export class Dispatcher {
   #sending = 0;
   #pumping: Promise<void> | null = null;
   #again = false;
+  #wakeTimer: NodeJS.Timeout | null = null;
   /** Set by wake() (events committed, NOTIFY, the poll): the next pass fans the outbox out. */
   #outboxDirty = true;
   readonly #records: RecordQueue;
@@ -93,11 +97,18 @@ export class Dispatcher {
     this.wake();
   }
 
-  /** New work may be there: run a pass soon. Cheap and safe to call often. */
+  /**
+   * New work may be there: run a pass soon. Cheap and safe to call often: wakes within
+   * WAKE_COALESCE_MS share one pass, so a burst of committed writes costs one fan-out, not one each.
+   */
   wake(): void {
     this.#outboxDirty = true;
     this.#claimWanted = true;
-    this.#kick();
+    if (this.#wakeTimer) return;
+    this.#wakeTimer = setTimeout(() => {
+      this.#wakeTimer = null;
+      this.#kick();
+    }, WAKE_COALESCE_MS);
   }
 
   /** A slot freed: claim more, without looking at the outbox. */
@@ -133,6 +144,7 @@ export class Dispatcher {
     if (this.#stopped) return;
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
+    if (this.#wakeTimer) clearTimeout(this.#wakeTimer);
     await this.#pumping;
     await Promise.allSettled([...this.#tasks]);
     const unsent = [...this.#ready.values()].flat().map((d) => d.id);
