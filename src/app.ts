@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { authPlugin } from './http/auth.ts';
+import { deeperThan } from './lib/metadata.ts';
 import { textGuardPlugin } from './http/text-guard.ts';
 import { collectRoutePatterns, registerErrorHandling } from './http/errors.ts';
 import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.ts';
@@ -33,6 +34,7 @@ function requestIds(): () => string {
   return () => prefix + (++n).toString(16).padStart(8, '0');
 }
 export const BODY_LIMIT = 1024 * 1024;
+export const MAX_BODY_DEPTH = 32;
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -72,6 +74,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   // Keep the raw bytes (for X-Service-Signature) and defer a syntax error until after the auth checks.
   app.decorateRequest('rawBody', undefined);
   app.decorateRequest('invalidJson', false);
+  app.decorateRequest('bodyTooDeep', false);
   const parseJson = app.getDefaultJsonParser('error', 'error');
   // JSON only: any other body (text/plain included) is 415 unsupported_media_type.
   app.removeAllContentTypeParsers();
@@ -83,6 +86,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     parseJson(request, raw.toString('utf8'), (err, value) => {
       if (err) {
         request.invalidJson = true;
+        return done(null, undefined);
+      }
+      // No operation takes JSON nested this deep; refusing it here keeps every later walk of the body shallow.
+      if (deeperThan(value, MAX_BODY_DEPTH)) {
+        request.bodyTooDeep = true;
         return done(null, undefined);
       }
       done(null, value);

@@ -67,7 +67,7 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     const scope = request.routeOptions.config.scope;
     if (scope === null || scope === undefined) {
-      if (request.invalidJson) throw invalidJson();
+      throwBodyProblem(request);
       return;
     }
     // Every authenticated request counts against the key's budget and carries the RateLimit-* headers,
@@ -95,9 +95,15 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
       const needed = typeof scope === 'string' ? `the scope "${scope}"` : `any of the scopes ${scope.map((s) => `"${s}"`).join(', ')}`;
       throw new AppError('forbidden', `This API key lacks ${needed}.`, { extra: { required_scopes: satisfyingScopes(scope) } });
     }
-    if (request.invalidJson) throw invalidJson();
+    throwBodyProblem(request);
   });
 });
+
+/** A body the JSON parser set aside (malformed, or nested too deep): reported after the access checks. */
+function throwBodyProblem(request: FastifyRequest): void {
+  if (request.invalidJson) throw invalidJson();
+  if (request.bodyTooDeep) throw new AppError('validation_error', 'The request body nests too deeply.', { fields: { body: 'too_deep' } });
+}
 
 function invalidJson(): AppError {
   return new AppError('validation_error', 'The request body is not valid JSON.', { fields: { body: 'invalid_json' } });

@@ -6,7 +6,7 @@ export const MAX_METADATA_BYTES = 64 * 1024;
 export const MAX_METADATA_DEPTH = 16;
 
 /** Whether nesting goes deeper than `limit`; iterative and stops early, so a hostile body cannot blow the stack. */
-function deeperThan(value: unknown, limit: number): boolean {
+export function deeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;

@@ -70,6 +70,20 @@ for (const engine of engines()) {
       assert.deepEqual(body.fields, { source_app: 'required', external_org_id: 'required' });
     });
 
+    test('a deeply nested body is 422 body too_deep, never a 500; nothing written', async () => {
+      const a = await createTestAccount(h);
+      const before = await tableCounts(h.db);
+      const deepObject = '{"metadata_json":' + '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000) + '}';
+      const deepArray = '{"audience_ids":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}';
+      for (const body of [deepObject, deepArray]) {
+        const res = assertError(await call(h, 'POST', WRITE, { key: a.key, body, headers: { 'idempotency-key': 'deep' } }), 422, 'validation_error');
+        assert.deepEqual(res.fields, { body: 'too_deep' });
+      }
+      // Still after authentication.
+      assertError(await call(h, 'POST', WRITE, { body: deepArray }), 401, 'unauthorized');
+      assert.deepEqual(await tableCounts(h.db), before);
+    });
+
     test('a body over 1 MiB is 413 payload_too_large', async () => {
       const a = await createTestAccount(h);
       const big = JSON.stringify({ source_app: 'x', external_org_id: 'y', org_name: 'z'.repeat(1024 * 1024) });
