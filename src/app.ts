@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { authPlugin } from './http/auth.ts';
-import { deeperThan } from './lib/metadata.ts';
+import { tooDeepField } from './lib/metadata.ts';
 import { textGuardPlugin } from './http/text-guard.ts';
 import { collectRoutePatterns, registerErrorHandling } from './http/errors.ts';
 import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.ts';
@@ -74,7 +74,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   // Keep the raw bytes (for X-Service-Signature) and defer a syntax error until after the auth checks.
   app.decorateRequest('rawBody', undefined);
   app.decorateRequest('invalidJson', false);
-  app.decorateRequest('bodyTooDeep', false);
+  app.decorateRequest('bodyTooDeep', null);
   const parseJson = app.getDefaultJsonParser('error', 'error');
   // JSON only: any other body (text/plain included) is 415 unsupported_media_type.
   app.removeAllContentTypeParsers();
@@ -89,8 +89,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
         return done(null, undefined);
       }
       // No operation takes JSON nested this deep; refusing it here keeps every later walk of the body shallow.
-      if (deeperThan(value, MAX_BODY_DEPTH)) {
-        request.bodyTooDeep = true;
+      const deep = tooDeepField(value, MAX_BODY_DEPTH);
+      if (deep !== null) {
+        request.bodyTooDeep = deep;
         return done(null, undefined);
       }
       done(null, value);

@@ -102,7 +102,7 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
 /** A body the JSON parser set aside (malformed, or nested too deep): reported after the access checks. */
 function throwBodyProblem(request: FastifyRequest): void {
   if (request.invalidJson) throw invalidJson();
-  if (request.bodyTooDeep) throw new AppError('validation_error', 'The request body nests too deeply.', { fields: { body: 'too_deep' } });
+  if (request.bodyTooDeep) throw new AppError('validation_error', 'The request body nests too deeply.', { fields: { [request.bodyTooDeep]: 'too_deep' } });
 }
 
 function invalidJson(): AppError {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { AppError, ERROR_CATALOGUE, type ErrorCode } from '../lib/errors.ts';
+import { AppError, type ErrorCode } from '../lib/errors.ts';
 import { fieldsFromAjv } from './validation.ts';
 import type { App } from './types.ts';
 
@@ -109,8 +109,3 @@ export function collectRoutePatterns(app: App): () => RoutePatterns {
   return () => patterns;
 }
 
-export function statusOf(code: ErrorCode): number {
-  return ERROR_CATALOGUE[code].status;
-}
-
-export type { FastifyReply };

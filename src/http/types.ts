@@ -25,8 +25,8 @@ declare module 'fastify' {
     rawBody: Buffer | undefined;
     /** The body was not valid JSON: reported as 422 after authentication, signature and scope checks. */
     invalidJson: boolean;
-    /** The body nests deeper than any operation accepts: reported as 422 at the same point. */
-    bodyTooDeep: boolean;
+    /** The field whose value nests deeper than any operation accepts: reported as 422 at the same point. */
+    bodyTooDeep: string | null;
   }
   interface FastifyContextConfig {
     /** The scope the route requires (or a list, any of which grants it); `null` marks a public route (no key needed). */

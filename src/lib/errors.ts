@@ -33,23 +33,6 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-/** Reasons used in `fields`. */
-export type FieldReason =
-  | 'required'
-  | 'invalid'
-  | 'invalid_type'
-  | 'invalid_format'
-  | 'invalid_enum'
-  | 'too_small'
-  | 'too_large'
-  | 'too_short'
-  | 'too_long'
-  | 'unknown_field'
-  | 'invalid_json'
-  | 'invalid_character'
-  | 'not_found'
-  | 'not_allowed';
-
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

@@ -17,6 +17,19 @@ export function deeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
+/**
+ * Where a body first nests deeper than `limit`: the top-level field holding it (`body` when the
+ * body itself is the culprit), or null. Iterative, like deeperThan.
+ */
+export function tooDeepField(body: unknown, limit: number): string | null {
+  if (body === null || typeof body !== 'object') return null;
+  if (Array.isArray(body)) return deeperThan(body, limit) ? 'body' : null;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (deeperThan(value, limit - 1)) return key;
+  }
+  return null;
+}
+
 /** The reason metadata is refused (`too_deep`, `too_large`), or null when it is fine. */
 export function metadataProblem(value: object): 'too_deep' | 'too_large' | null {
   if (deeperThan(value, MAX_METADATA_DEPTH)) return 'too_deep';

@@ -40,7 +40,7 @@ export async function countRows<DB, TB extends keyof DB>(db: Executor, query: Se
   const key = compiled.sql + '\u0000' + JSON.stringify(compiled.parameters);
   const hit = cache.entries.get(key);
   if (hit && hit.generation === generation) return hit.value;
-  const value = await count();
+  const value = Number(((await db.executeQuery(compiled)).rows[0] as { n: number | string }).n);
   cache.entries.delete(key);
   if (cache.entries.size >= COUNT_CACHE_SIZE) cache.entries.delete(cache.entries.keys().next().value!);
   cache.entries.set(key, { generation, value });
@@ -52,5 +52,18 @@ export async function countRows<DB, TB extends keyof DB>(db: Executor, query: Se
  * order differently from SQLite's binary one; `collate "C"` also lets it use the index.
  */
 export function codePointOrder(db: { getExecutor(): { adapter: unknown } }, column: string): RawBuilder<string> {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
+  return isPostgres(db) ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
 }
+
+export function isPostgres(db: { getExecutor(): { adapter: unknown } }): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Locks the selected rows until the transaction ends, on PostgreSQL. SQLite needs no lock: its
+ * one connection runs one transaction at a time.
+ */
+export function lockedForUpdate<Q extends { forUpdate(): Q }>(db: { getExecutor(): { adapter: unknown } }, query: Q): Q {
+  return isPostgres(db) ? query.forUpdate() : query;
+}
+

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
-import { codePointOrder, containsText, countRows } from '../../lib/sql.ts';
+import { codePointOrder, containsText, countRows, lockedForUpdate } from '../../lib/sql.ts';
 
 export type TicketRow = Selectable<TicketsTable>;
 export type LogRow = Selectable<SupportLogsTable>;
@@ -46,8 +46,9 @@ export function listTickets(db: Executor, accountId: number, f: TicketFilter, so
   return query.limit(limit).offset(offset).execute();
 }
 
-export function findTicket(db: Executor, accountId: number, id: number): Promise<TicketRow | undefined> {
-  return db.selectFrom('tickets').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+export function findTicket(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<TicketRow | undefined> {
+  const query = db.selectFrom('tickets').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  return (options.forUpdate ? lockedForUpdate(db, query) : query).executeTakeFirst();
 }
 
 export function insertTicket(db: Executor, row: Insertable<TicketsTable>): Promise<TicketRow> {

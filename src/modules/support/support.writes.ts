@@ -109,7 +109,8 @@ export async function updateTicket(deps: Deps, accountId: number, id: number, in
   const now = deps.clock.now();
   let emitted = false;
   const row = await inTransaction(deps.db, async (trx) => {
-    const ticket = await repo.findTicket(trx, accountId, id);
+    // Locked, so two concurrent closes see one move (and emit one event).
+    const ticket = await repo.findTicket(trx, accountId, id, { forUpdate: true });
     if (!ticket) throw notFound('ticket_not_found', id);
     if (input.owner_user_id != null && !(await repo.userExists(trx, accountId, input.owner_user_id))) throw notFound('user_not_found', input.owner_user_id);
     const changes: Parameters<typeof repo.updateTicket>[3] = {};

@@ -69,14 +69,17 @@ export async function getDelivery(db: Db, accountId: number, id: number) {
  */
 export async function retryDelivery(deps: { db: Db; clock: Clock; notifyEvents: () => void }, accountId: number, id: number) {
   const now = deps.clock.now();
-  await inTransaction(deps.db, async (trx) => {
+  const requeued = await inTransaction(deps.db, async (trx) => {
     const row = await repo.findDelivery(trx, accountId, id);
     if (!row) throw notFound('webhook_delivery_not_found', id);
     const endpoint = await findEndpoint(trx, accountId, row.endpoint_id);
     if (!endpoint?.enabled) throw new AppError('conflict', 'The endpoint of this delivery is disabled; re-enable it (PATCH enabled=true) first.');
     await repo.requeueDelivery(trx, accountId, id, now);
     await wakeDispatchers(trx);
+    // Read back in the same transaction: the endpoint (and with it the delivery) may be deleted right after.
+    return repo.findDelivery(trx, accountId, id);
   });
   deps.notifyEvents();
-  return toDeliveryView((await repo.findDelivery(deps.db, accountId, id))!);
+  if (!requeued) throw notFound('webhook_delivery_not_found', id);
+  return toDeliveryView(requeued);
 }

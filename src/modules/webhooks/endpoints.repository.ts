@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { lockedForUpdate } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import type { WebhookEndpointsTable } from '../../db/schema.ts';
 
@@ -21,8 +22,9 @@ export function listEndpoints(db: Executor, accountId: number, limit: number, of
     .execute();
 }
 
-export function findEndpoint(db: Executor, accountId: number, id: number): Promise<EndpointRow | undefined> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+export function findEndpoint(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<EndpointRow | undefined> {
+  const query = db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  return (options.forUpdate ? lockedForUpdate(db, query) : query).executeTakeFirst();
 }
 
 export function insertEndpoint(db: Executor, values: Insertable<WebhookEndpointsTable>): Promise<EndpointRow> {

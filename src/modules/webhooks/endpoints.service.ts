@@ -90,26 +90,31 @@ export async function updateEndpoint(deps: EndpointDeps, accountId: number, id: 
   if (input.name !== undefined) changes.name = input.name;
   if (input.event_types !== undefined) changes.event_types = JSON.stringify(eventTypes(input.event_types));
   if (input.url !== undefined) changes.url = await checkEndpointUrl(input.url, deps.config.webhookAllowPrivate, deps.resolve);
-  const current = await repo.findEndpoint(deps.db, accountId, id);
-  if (!current) throw notFound('webhook_endpoint_not_found', id);
-  if (input.enabled === true && !current.enabled) Object.assign(changes, { enabled: true, disabled_reason: null, failing_since: null });
-  if (input.enabled === false && current.enabled) Object.assign(changes, { enabled: false, disabled_reason: 'manual' });
-  const row = await repo.updateEndpoint(deps.db, accountId, id, changes);
-  if (!row) throw notFound('webhook_endpoint_not_found', id);
+  const row = await inTransaction(deps.db, async (trx) => {
+    const current = await repo.findEndpoint(trx, accountId, id, { forUpdate: true });
+    if (!current) throw notFound('webhook_endpoint_not_found', id);
+    if (input.enabled === true && !current.enabled) Object.assign(changes, { enabled: true, disabled_reason: null, failing_since: null });
+    if (input.enabled === false && current.enabled) Object.assign(changes, { enabled: false, disabled_reason: 'manual' });
+    const updated = await repo.updateEndpoint(trx, accountId, id, changes);
+    if (!updated) throw notFound('webhook_endpoint_not_found', id);
+    return updated;
+  });
   // Re-enabled: deliveries that waited for it are due now.
   if (changes.enabled === true) deps.notifyEvents();
   return toEndpointView(row);
 }
 
 export async function deleteEndpoint(db: Db, accountId: number, id: number): Promise<void> {
-  if (!(await repo.deleteEndpoint(db, accountId, id))) throw notFound('webhook_endpoint_not_found', id);
+  const deleted = await inTransaction(db, (trx) => repo.deleteEndpoint(trx, accountId, id));
+  if (!deleted) throw notFound('webhook_endpoint_not_found', id);
 }
 
 export async function rotateSecret(deps: EndpointDeps, accountId: number, id: number) {
   const secret = generateWebhookSecret();
   const now = deps.clock.now();
   const row = await inTransaction(deps.db, async (trx) => {
-    const current = await repo.findEndpoint(trx, accountId, id);
+    // Locked: two concurrent rotations must not both keep the same old secret as "previous".
+    const current = await repo.findEndpoint(trx, accountId, id, { forUpdate: true });
     if (!current) throw notFound('webhook_endpoint_not_found', id);
     return repo.updateEndpoint(trx, accountId, id, {
       secret_encrypted: encryptSecret(secretKey(deps.config), secret),

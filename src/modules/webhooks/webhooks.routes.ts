@@ -23,7 +23,7 @@ const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] as ('webhooks:
 const endpointRef = { $ref: 'WebhookEndpoint' };
 
 /** Action routes take an optional body (only idempotency_key): no body at all is the same as `{}`. */
-async function emptyBodyIsObject(request: { body: unknown; invalidJson: boolean; bodyTooDeep: boolean }): Promise<void> {
+async function emptyBodyIsObject(request: { body: unknown; invalidJson: boolean; bodyTooDeep: string | null }): Promise<void> {
   if (request.body === undefined && !request.invalidJson && !request.bodyTooDeep) request.body = {};
 }
 const deliveryRef = { $ref: 'WebhookDelivery' };
@@ -102,6 +102,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
       preValidation: emptyBodyIsObject,
       schema: {
         operationId: 'rotateWebhookSecret',
+        'x-body-optional': true,
         summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
         description: 'The new secret is shown only in this answer. For 24 hours deliveries also carry the old secret’s signature in X-Service-Signature-Previous and as the second webhook-signature.',
         tags,
@@ -161,6 +162,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
       preValidation: emptyBodyIsObject,
       schema: {
         operationId: 'retryWebhookDelivery',
+        'x-body-optional': true,
         summary: 'Queue one more attempt now (trigger manual)',
         tags,
         params: IdParams,
