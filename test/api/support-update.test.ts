@@ -66,6 +66,15 @@ for (const engine of engines()) {
       assert.deepEqual((await call(h, 'GET', `/api/v1/support/tickets/${t.id}`, { key: a.key })).json(), reopened.json());
     });
 
+    test('eight concurrent closes make one move and emit one support.ticket.closed', async () => {
+      const a = await createTestAccount(h);
+      const t = await ticketOf(a);
+      const results = await Promise.all(Array.from({ length: 8 }, () => patch(a, t.id, { status: 'closed' })));
+      assert.ok(results.every((r) => r.statusCode === 200), results.map((r) => r.statusCode).join(','));
+      const events = await newEvents(a, t.seen);
+      assert.deepEqual(events.map((e) => e.event_type), ['support.ticket.closed']);
+    });
+
     test('open ↔ pending, owner and title changes emit nothing; unchanged values change nothing', async () => {
       const a = await createTestAccount(h);
       const t = await ticketOf(a);
