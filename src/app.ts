@@ -6,6 +6,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { authPlugin } from './http/auth.ts';
 import { tooDeepField } from './lib/metadata.ts';
+import { AppError } from './lib/errors.ts';
 import { textGuardPlugin } from './http/text-guard.ts';
 import { collectRoutePatterns, registerErrorHandling } from './http/errors.ts';
 import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.ts';
@@ -55,7 +56,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     logger: deps.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
     genReqId: requestIds(),
-    return503OnClosing: true,
+    // While closing, requests on kept-alive connections get 503 service_unavailable in the error model (below).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
@@ -67,8 +69,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas));
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw new AppError('service_unavailable', 'The server is shutting down; retry the request.');
+    }
   });
 
   // Keep the raw bytes (for X-Service-Signature) and defer a syntax error until after the auth checks.
