@@ -81,7 +81,8 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
           '(413, body over 1 MiB), `unsupported_media_type` (415, body not JSON) and `service_unavailable` (503). ' +
           'Request bodies are strict: a field the operation does not define is 422 `unknown_field`, and JSON types are ' +
           'not coerced; query parameters the operation does not define are ignored. Integers in paths and queries are ' +
-          'decimal digits; text may not contain U+0000 (422 `invalid_character`).',
+          'decimal digits; text may not contain U+0000 (422 `invalid_character`); a body nested deeper than 32 levels is ' +
+          '422 `too_deep` on the field holding it.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/', description: 'This server' }],
