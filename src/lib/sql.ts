@@ -67,3 +67,12 @@ export function lockedForUpdate<Q extends { forUpdate(): Q }>(db: { getExecutor(
   return isPostgres(db) ? query.forUpdate() : query;
 }
 
+/** Tables whose rows are addressed by id within an account. */
+export type AccountTable = 'orgs' | 'users' | 'contacts' | 'deals' | 'tickets';
+
+/** Whether the account has a row with this id: the one existence check behind every `<thing>_not_found`. */
+export async function existsInAccount(db: Executor, table: AccountTable, accountId: number, id: number): Promise<boolean> {
+  const row = await db.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+

@@ -82,10 +82,3 @@ export function supportLogRows(db: Executor, accountId: number, ids: number[]) {
 export type TimelineRow = Awaited<ReturnType<typeof timelineRows>>[number];
 export type SupportLogRow = Awaited<ReturnType<typeof supportLogRows>>[number];
 
-type FilterTable = 'orgs' | 'users' | 'deals' | 'tickets';
-
-/** Whether a record addressed by a query filter belongs to the account. */
-export async function existsInAccount(db: Executor, table: FilterTable, accountId: number, id: number): Promise<boolean> {
-  const row = await db.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return row !== undefined;
-}

@@ -5,6 +5,7 @@ import { notFound, validationError } from '../../lib/errors.ts';
 import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './activity.repository.ts';
 import { ACTIVITY_CAP_PER_SOURCE, type ActivityItemView, type ActivityListQueryType, type ActivitySource, type SourceParam } from './activity.schemas.ts';
+import { existsInAccount } from '../../lib/sql.ts';
 
 const SOURCES: Record<SourceParam, ActivitySource[]> = {
   all: ['timeline', 'support_log'],
@@ -35,7 +36,7 @@ async function checkFilterIds(db: Executor, accountId: number, f: repo.ActivityF
     [f.ticketId, 'tickets', 'ticket_not_found'],
   ];
   for (const [id, table, code] of checks) {
-    if (id !== undefined && !(await repo.existsInAccount(db, table, accountId, id))) throw notFound(code, id);
+    if (id !== undefined && !(await existsInAccount(db, table, accountId, id))) throw notFound(code, id);
   }
 }
 

@@ -3,9 +3,10 @@ import { DAY_MS, change, rateChange, winRate, type Period } from './analytics.pe
 import { buildReport, byIdNullLast, renderCents, type ReportContext } from './analytics.report.ts';
 import * as repo from './analytics.sales.repository.ts';
 import * as rollup from './analytics.rollup.repository.ts';
-import { accountUsers, userExists } from './analytics.team.repository.ts';
+import { accountUsers } from './analytics.team.repository.ts';
 import { FUNNEL_STAGES } from './analytics.schemas.ts';
 import { nullableId, num } from './analytics.sql.ts';
+import { existsInAccount } from '../../lib/sql.ts';
 
 const OPEN_STATUSES = ['new', 'qualified', 'proposal', 'negotiation'] as const;
 const STALE_MS = 14 * DAY_MS;
@@ -88,7 +89,7 @@ async function openPipeline(ctx: ReportContext, f: repo.SalesFilter) {
 }
 
 export async function salesReport(ctx: ReportContext, f: repo.SalesFilter) {
-  if (f.ownerUserId !== undefined && !(await userExists(ctx.db, ctx.accountId, f.ownerUserId))) throw notFound('user_not_found', f.ownerUserId);
+  if (f.ownerUserId !== undefined && !(await existsInAccount(ctx.db, 'users', ctx.accountId, f.ownerUserId))) throw notFound('user_not_found', f.ownerUserId);
   const names = new Map((await accountUsers(ctx.db, ctx.accountId)).map((u) => [Number(u.id), u.display_name]));
   type M = Awaited<ReturnType<typeof periodMetrics>>;
   return buildReport(

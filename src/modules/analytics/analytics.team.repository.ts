@@ -49,6 +49,3 @@ export function accountUsers(db: Executor, accountId: number) {
     .execute();
 }
 
-export function userExists(db: Executor, accountId: number, id: number) {
-  return db.selectFrom('users').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-}

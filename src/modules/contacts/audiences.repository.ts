@@ -1,17 +1,13 @@
 import type { Executor } from '../../db/database.ts';
+import { countRows } from '../../lib/sql.ts';
 
 export interface AudienceRow {
   id: number;
   name: string;
 }
 
-export async function countAudiences(db: Executor, accountId: number): Promise<number> {
-  const r = await db
-    .selectFrom('marketing_audiences')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+export function countAudiences(db: Executor, accountId: number): Promise<number> {
+  return countRows(db, db.selectFrom('marketing_audiences').where('account_id', '=', accountId));
 }
 
 export function listAudiences(db: Executor, accountId: number, limit: number, offset: number): Promise<AudienceRow[]> {
@@ -45,14 +41,8 @@ export async function existingAudienceIds(db: Executor, accountId: number, ids: 
   return new Set(rows.map((r) => Number(r.id)));
 }
 
-export async function countMemberships(db: Executor, accountId: number, contactId: number): Promise<number> {
-  const r = await db
-    .selectFrom('contact_audiences')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('contact_id', '=', contactId)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+export function countMemberships(db: Executor, accountId: number, contactId: number): Promise<number> {
+  return countRows(db, db.selectFrom('contact_audiences').where('account_id', '=', accountId).where('contact_id', '=', contactId));
 }
 
 /** The contact's audiences, newest audience first (the list convention). */

@@ -47,6 +47,3 @@ export function insertContact(db: Executor, row: Insertable<ContactsTable>): Pro
   return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function orgExists(db: Executor, accountId: number, orgId: number): Promise<{ id: number } | undefined> {
-  return db.selectFrom('orgs').select('id').where('account_id', '=', accountId).where('id', '=', orgId).executeTakeFirst();
-}

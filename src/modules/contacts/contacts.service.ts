@@ -6,6 +6,7 @@ import { listPage, type ListResult, type PageRequest } from '../../lib/paginatio
 import * as repo from './contacts.repository.ts';
 import type { ContactView, CreateContactInput } from './contacts.schemas.ts';
 import { inTransaction } from '../idempotency/request-scope.ts';
+import { existsInAccount } from '../../lib/sql.ts';
 
 export function toContactView(r: repo.ContactRow): ContactView {
   return {
@@ -33,7 +34,7 @@ export async function listContacts(
   order: repo.ContactOrder,
   page: PageRequest,
 ): Promise<ListResult<ContactView>> {
-  if (query.org_id !== undefined && !(await repo.orgExists(db, accountId, query.org_id))) throw notFound('org_not_found', query.org_id);
+  if (query.org_id !== undefined && !(await existsInAccount(db, 'orgs', accountId, query.org_id))) throw notFound('org_not_found', query.org_id);
   const filter: repo.ContactFilter = {
     orgId: query.org_id,
     // An empty filter value means "no filter", as an unset one does.
@@ -57,7 +58,7 @@ export async function getContact(db: Executor, accountId: number, id: number): P
 export async function createContact(deps: { db: Db; clock: Clock }, accountId: number, input: CreateContactInput): Promise<ContactView> {
   const now = deps.clock.now();
   return inTransaction(deps.db, async (trx) => {
-    if (!(await repo.orgExists(trx, accountId, input.org_id))) throw notFound('org_not_found', input.org_id);
+    if (!(await existsInAccount(trx, 'orgs', accountId, input.org_id))) throw notFound('org_not_found', input.org_id);
     const name = input.name ?? null;
     const email = input.email ?? null;
     const row = await repo.insertContact(trx, {

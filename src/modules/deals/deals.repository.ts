@@ -113,14 +113,6 @@ export async function touchLastActivity(db: Executor, accountId: number, id: num
 }
 
 // Existence checks for ids given in filters and bodies: always within the account.
-export async function orgExists(db: Executor, accountId: number, id: number): Promise<boolean> {
-  return !!(await db.selectFrom('orgs').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst());
-}
-
-export async function userExists(db: Executor, accountId: number, id: number): Promise<boolean> {
-  return !!(await db.selectFrom('users').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst());
-}
-
 export async function contactOrg(db: Executor, accountId: number, id: number): Promise<number | undefined> {
   const r = await db.selectFrom('contacts').select('org_id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   return r ? Number(r.org_id) : undefined;

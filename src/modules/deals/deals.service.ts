@@ -6,6 +6,7 @@ import { listPage, type ListResult, type PageRequest } from '../../lib/paginatio
 import * as repo from './deals.repository.ts';
 import type { DealListQueryT, DealSearchQueryT, DealView } from './deals.schemas.ts';
 import { renderMoney } from './deals.values.ts';
+import { existsInAccount } from '../../lib/sql.ts';
 
 const nullableId = (v: number | null) => (v === null ? null : Number(v));
 
@@ -31,8 +32,8 @@ export function toDealView(r: repo.DealRow): DealView {
 
 /** Ids of other records given as filters must exist in the account (404 otherwise, as anywhere). */
 export async function requireRefs(db: Executor, accountId: number, refs: { orgId?: number | null; ownerUserId?: number | null }): Promise<void> {
-  if (refs.orgId != null && !(await repo.orgExists(db, accountId, refs.orgId))) throw notFound('org_not_found', refs.orgId);
-  if (refs.ownerUserId != null && !(await repo.userExists(db, accountId, refs.ownerUserId))) throw notFound('user_not_found', refs.ownerUserId);
+  if (refs.orgId != null && !(await existsInAccount(db, 'orgs', accountId, refs.orgId))) throw notFound('org_not_found', refs.orgId);
+  if (refs.ownerUserId != null && !(await existsInAccount(db, 'users', accountId, refs.ownerUserId))) throw notFound('user_not_found', refs.ownerUserId);
 }
 
 export async function listDeals(db: Executor, accountId: number, query: DealListQueryT, page: PageRequest): Promise<ListResult<DealView>> {

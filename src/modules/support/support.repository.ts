@@ -63,14 +63,8 @@ export function insertLog(db: Executor, row: Insertable<SupportLogsTable>): Prom
   return db.insertInto('support_logs').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function countLogs(db: Executor, accountId: number, ticketId: number): Promise<number> {
-  const r = await db
-    .selectFrom('support_logs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('ticket_id', '=', ticketId)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+export function countLogs(db: Executor, accountId: number, ticketId: number): Promise<number> {
+  return countRows(db, db.selectFrom('support_logs').where('account_id', '=', accountId).where('ticket_id', '=', ticketId));
 }
 
 export function listLogs(db: Executor, accountId: number, ticketId: number, sort: string, dir: Direction, limit: number, offset: number): Promise<LogRow[]> {
@@ -110,12 +104,3 @@ export function insertContact(db: Executor, row: Insertable<ContactsTable>): Pro
   return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function userExists(db: Executor, accountId: number, id: number): Promise<boolean> {
-  const r = await db.selectFrom('users').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return r !== undefined;
-}
-
-export async function orgExists(db: Executor, accountId: number, id: number): Promise<boolean> {
-  const r = await db.selectFrom('orgs').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return r !== undefined;
-}

@@ -6,6 +6,7 @@ import { notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './support.repository.ts';
 import type { SupportLogView, TicketListQueryT, TicketView } from './support.schemas.ts';
+import { existsInAccount } from '../../lib/sql.ts';
 
 export function toTicketView(r: repo.TicketRow): TicketView {
   return {
@@ -46,8 +47,8 @@ function statusesOf(query: TicketListQueryT): TicketStatus[] | undefined {
 
 export async function listTickets(db: Executor, accountId: number, query: TicketListQueryT, page: PageRequest): Promise<ListResult<TicketView>> {
   const { from, to } = dateRange(query, 'created_from', 'created_to');
-  if (query.org_id !== undefined && !(await repo.orgExists(db, accountId, query.org_id))) throw notFound('org_not_found', query.org_id);
-  if (query.owner_user_id !== undefined && !(await repo.userExists(db, accountId, query.owner_user_id))) {
+  if (query.org_id !== undefined && !(await existsInAccount(db, 'orgs', accountId, query.org_id))) throw notFound('org_not_found', query.org_id);
+  if (query.owner_user_id !== undefined && !(await existsInAccount(db, 'users', accountId, query.owner_user_id))) {
     throw notFound('user_not_found', query.owner_user_id);
   }
   const filter: repo.TicketFilter = {

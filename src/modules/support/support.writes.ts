@@ -9,6 +9,7 @@ import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataProblem } from '../../l
 import { type CreateLogInput, type CreateTicketInput, type SupportLogView, type TicketView, type UpdateTicketInput } from './support.schemas.ts';
 import { toLogView, toTicketView } from './support.service.ts';
 import { inTransaction } from '../idempotency/request-scope.ts';
+import { existsInAccount } from '../../lib/sql.ts';
 
 type Deps = Pick<ModuleDeps, 'db' | 'clock' | 'notifyEvents'>;
 
@@ -112,7 +113,7 @@ export async function updateTicket(deps: Deps, accountId: number, id: number, in
     // Locked, so two concurrent closes see one move (and emit one event).
     const ticket = await repo.findTicket(trx, accountId, id, { forUpdate: true });
     if (!ticket) throw notFound('ticket_not_found', id);
-    if (input.owner_user_id != null && !(await repo.userExists(trx, accountId, input.owner_user_id))) throw notFound('user_not_found', input.owner_user_id);
+    if (input.owner_user_id != null && !(await existsInAccount(trx, 'users', accountId, input.owner_user_id))) throw notFound('user_not_found', input.owner_user_id);
     const changes: Parameters<typeof repo.updateTicket>[3] = {};
     if (input.title !== undefined && input.title !== ticket.title) Object.assign(changes, { title: input.title, title_lc: input.title.toLowerCase() });
     if (input.owner_user_id !== undefined && input.owner_user_id !== (ticket.owner_user_id === null ? null : Number(ticket.owner_user_id))) {

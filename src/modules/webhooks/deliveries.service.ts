@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { iso } from '../../lib/clock.ts';
 import { dateRange } from '../../lib/dates.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { offsetOf, paginate, type ListResult } from '../../lib/pagination.ts';
+import { listPage, type ListResult } from '../../lib/pagination.ts';
 import { DEFAULT_PER_PAGE } from '../../lib/pagination.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
 import { wakeDispatchers } from '../events/outbox.ts';
@@ -49,11 +49,13 @@ export async function listDeliveries(db: Db, accountId: number, q: DeliveryListQ
   const perPage = Math.min(q.per_page ?? DEFAULT_PER_PAGE, q.limit ?? Number.MAX_SAFE_INTEGER);
   const page = { page: q.page ?? 1, per_page: q.per_page === undefined && q.limit !== undefined ? q.limit : perPage };
   const filter: repo.DeliveryFilter = { eventType: q.event_type, status: q.status as DeliveryStatus | undefined, endpointId: q.endpoint_id, from, to };
-  const total = await repo.countDeliveries(db, accountId, filter);
-  const offset = offsetOf(page);
   const dir = q.direction === 'asc' ? 'asc' : 'desc';
-  const rows = offset < total ? await repo.listDeliveries(db, accountId, filter, dir, page.per_page, offset) : [];
-  return { data: rows.map(toDeliveryView), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countDeliveries(db, accountId, filter),
+    (limit, offset) => repo.listDeliveries(db, accountId, filter, dir, limit, offset),
+    (rows) => rows.map(toDeliveryView),
+  );
 }
 
 export async function getDelivery(db: Db, accountId: number, id: number) {

@@ -1,13 +1,12 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { lockedForUpdate } from '../../lib/sql.ts';
+import { countRows, lockedForUpdate } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import type { WebhookEndpointsTable } from '../../db/schema.ts';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
-export async function countEndpoints(db: Executor, accountId: number): Promise<number> {
-  const r = await db.selectFrom('webhook_endpoints').where('account_id', '=', accountId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+export function countEndpoints(db: Executor, accountId: number): Promise<number> {
+  return countRows(db, db.selectFrom('webhook_endpoints').where('account_id', '=', accountId));
 }
 
 export function listEndpoints(db: Executor, accountId: number, limit: number, offset: number): Promise<EndpointRow[]> {

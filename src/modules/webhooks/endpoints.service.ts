@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { iso } from '../../lib/clock.ts';
 import { encryptSecret, generateWebhookSecret } from '../../lib/crypto.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
-import { offsetOf, paginate, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import { dateRange } from '../../lib/dates.ts';
 import { isEventType } from '../events/catalog.ts';
 import { wakeDispatchers } from '../events/outbox.ts';
@@ -49,10 +49,12 @@ function eventTypes(list: string[]): string[] {
 }
 
 export async function listEndpoints(db: Db, accountId: number, page: PageRequest): Promise<ListResult<WebhookEndpointView>> {
-  const total = await repo.countEndpoints(db, accountId);
-  const offset = offsetOf(page);
-  const rows = offset < total ? await repo.listEndpoints(db, accountId, page.per_page, offset) : [];
-  return { data: rows.map(toEndpointView), pagination: paginate(page, total) };
+  return listPage(
+    page,
+    () => repo.countEndpoints(db, accountId),
+    (limit, offset) => repo.listEndpoints(db, accountId, limit, offset),
+    (rows) => rows.map(toEndpointView),
+  );
 }
 
 export async function getEndpoint(db: Db, accountId: number, id: number): Promise<WebhookEndpointView> {
