@@ -7,6 +7,7 @@ import { createAccount } from '../modules/accounts/accounts.service.ts';
 import { createApiKey, KeyInputError, parseScopeList, revokeApiKey } from '../modules/api-keys/api-keys.service.ts';
 import { startServer } from '../server.ts';
 import { seedDemo } from '../demo/seed.ts';
+import { SEED_USAGE, seedCommand } from '../seed/command.ts';
 
 const USAGE = `usage:
   custops migrate
@@ -15,7 +16,8 @@ const USAGE = `usage:
   custops account create --name NAME [--owner-email E] [--owner-password P]
   custops key create --account ID --name NAME [--scopes "deals:read,deals:write"] [--rate-limit N]
   custops key revoke --id ID
-  custops demo [--seed N]`;
+  custops demo [--seed N]
+  ${SEED_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -120,6 +122,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         print(await withDatabase(config, (database) => seedDemo({ db: database.db, clock, config }, { seed })));
         return 0;
       }
+      case 'seed':
+        return await seedCommand(argv.slice(1), env);
       case undefined:
       case 'help':
       case '--help':

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import type { Db } from '../../src/db/database.ts';
+import { FixedClock } from '../../src/lib/clock.ts';
+import { seedAccount, SeedInputError } from '../../src/seed/seed.ts';
+import { planFor } from '../../src/seed/plan.ts';
+import { engines, createTestDatabase, type TestDatabase } from '../helpers/engines.ts';
+
+const clock = new FixedClock(Date.UTC(2026, 10, 20, 15, 30));
+const DEALS = 400;
+
+async function newAccount(db: Db, name: string): Promise<number> {
+  const r = await db.insertInto('accounts').values({ name, created_at: clock.now() }).returning('id').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+/**
+ * The account's rollups with ids replaced by what they stand for (a user's e-mail, an org's
+ * position among the account's orgs), so two accounts seeded alike compare equal.
+ */
+async function normalizedRollups(db: Db, accountId: number): Promise<string[]> {
+  const users = new Map((await db.selectFrom('users').select(['id', 'email_lc']).where('account_id', '=', accountId).execute()).map((u) => [Number(u.id), u.email_lc]));
+  const orgIds = (await db.selectFrom('orgs').select('id').where('account_id', '=', accountId).orderBy('id').execute()).map((o) => Number(o.id));
+  const orgPos = new Map(orgIds.map((id, i) => [id, i]));
+  const rows = await db.selectFrom('analytics_daily').select(['fact', 'day', 'dim', 'n']).where('account_id', '=', accountId).where('n', '<>', 0).execute();
+  return rows
+    .map((r) => {
+      const dim = Number(r.dim);
+      const named = r.fact.startsWith('org_') ? `org#${orgPos.get(dim)}` : r.fact === 'activity_kind' || r.fact === 'funnel_stage' ? String(dim) : dim === 0 ? 'none' : users.get(dim);
+      assert.ok(named !== undefined, `dimension ${dim} of ${r.fact} is a record of the account`);
+      return `${r.fact} ${r.day} ${named} ${Number(r.n)}`;
+    })
+    .sort();
+}
+
+/** Deals as plain values (no ids), in id order. */
+async function dealValues(db: Db, accountId: number): Promise<string[]> {
+  const rows = await db.selectFrom('deals').select(['title', 'status', 'value_cents', 'created_at', 'closed_at', 'lost_reason_code', 'last_activity_at'])
+    .where('account_id', '=', accountId).orderBy('id').execute();
+  return rows.map((r) => JSON.stringify(Object.values(r).map((v) => (v === null ? null : String(v)))));
+}
+
+for (const engine of engines()) {
+  describe(`custops seed [${engine}]`, () => {
+    let t: TestDatabase;
+    let db: Db;
+    before(async () => {
+      t = await createTestDatabase(engine);
+      db = t.handle.db;
+    });
+    after(() => t.drop());
+
+    test('bulk writes leave the same rollups as the row triggers, and the same rows for the same seed', async () => {
+      const direct = await newAccount(db, 'direct');
+      const triggered = await newAccount(db, 'triggered');
+      const a = await seedAccount(t.handle, clock, { accountId: direct, deals: DEALS, seed: 7, mode: 'direct' });
+      const b = await seedAccount(t.handle, clock, { accountId: triggered, deals: DEALS, seed: 7, mode: 'triggers' });
+      assert.deepEqual(a, b);
+      assert.deepEqual(await dealValues(db, direct), await dealValues(db, triggered));
+      const rollups = await normalizedRollups(db, direct);
+      assert.ok(rollups.length > 100, 'the seed produced rollups');
+      assert.deepEqual(rollups, await normalizedRollups(db, triggered));
+    });
+
+    test('the counts are in proportion and every status history ends at the deal status', async () => {
+      const accountId = await newAccount(db, 'proportions');
+      const counts = await seedAccount(t.handle, clock, { accountId, deals: 1000, seed: 3 });
+      const plan = planFor(1000);
+      assert.equal(counts.deals, 1000);
+      assert.equal(counts.orgs, plan.orgs);
+      assert.equal(counts.contacts, plan.contacts);
+      assert.equal(counts.tickets, plan.tickets);
+      assert.ok(counts.deal_activities > 2500 && counts.deal_activities < 3500, `about 3,000 activities (${counts.deal_activities})`);
+      assert.ok(counts.support_logs >= counts.tickets, 'every ticket has its first log');
+      const mismatched = await sql<{ n: number }>`
+        select count(*) as n from deals d where d.account_id = ${accountId} and d.status <> (
+          select h.to_status from deal_status_history h where h.deal_id = d.id order by h.changed_at desc, h.id desc limit 1)`.execute(db);
+      assert.equal(Number(mismatched.rows[0].n), 0);
+      const broken = await sql<{ n: number }>`
+        select count(*) as n from deal_status_history h where h.account_id = ${accountId} and h.from_status is not null and h.from_status <> (
+          select p.to_status from deal_status_history p where p.deal_id = h.deal_id and p.id < h.id order by p.id desc limit 1)`.execute(db);
+      assert.equal(Number(broken.rows[0].n), 0);
+      const closed = await db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).where('account_id', '=', accountId)
+        .where('status', 'in', ['won', 'lost']).where('closed_at', 'is', null).executeTakeFirstOrThrow();
+      assert.equal(Number(closed.n), 0, 'closed deals carry closed_at');
+      const span = await db.selectFrom('deals').select((e) => [e.fn.min('created_at').as('lo'), e.fn.max('created_at').as('hi')])
+        .where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      assert.ok(Number(span.hi) - Number(span.lo) > 700 * 86_400_000, 'dates spread over two years');
+    });
+
+    test('an unknown account is refused before anything is written', async () => {
+      const before = await db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      await assert.rejects(seedAccount(t.handle, clock, { accountId: 987654, deals: 10, seed: 1 }), SeedInputError);
+      const afterCount = await db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      assert.equal(Number(afterCount.n), Number(before.n));
+    });
+  });
+}
