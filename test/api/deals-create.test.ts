@@ -29,7 +29,7 @@ for (const engine of engines()) {
       const expected = {
         id: deal.id, org_id: org, contact_id: null, owner_user_id: null, title: 'Pilot', status: 'new', value: null, currency: null,
         payment_customer_id: null, next_followup_at: null, lost_reason: null, closed_at: null, closed_by_user_id: null,
-        created_at: NOW, updated_at: NOW,
+        last_activity_at: NOW, created_at: NOW, updated_at: NOW,
       };
       assert.deepEqual(deal, expected);
       assert.equal(res.headers.location, `/api/v1/deals/${deal.id}`);
@@ -62,7 +62,7 @@ for (const engine of engines()) {
       assert.deepEqual(res.json(), {
         id: res.json().id, org_id: org, contact_id: contact, owner_user_id: owner, title: 'Expansion', status: 'proposal', value: '1250.50',
         currency: 'EUR', payment_customer_id: 'cus_42', next_followup_at: '2026-12-01T10:00:00.000Z', lost_reason: null, closed_at: null,
-        closed_by_user_id: null, created_at: NOW, updated_at: NOW,
+        closed_by_user_id: null, last_activity_at: NOW, created_at: NOW, updated_at: NOW,
       });
       for (const [value, text] of [[99.99, '99.99'], [0, '0.00'], ['7', '7.00'], [12.5, '12.50'], ['9999999999999.99', '9999999999999.99'], [null, null]] as const) {
         const r = await call(h, 'POST', '/api/v1/deals', { key: a.key, body: { org_id: org, title: 'V', value } });

@@ -38,7 +38,7 @@ for (const engine of engines()) {
       const expected = {
         id: newer, org_id: org, contact_id: contact, owner_user_id: owner, title: 'Renewal', status: 'proposal', value: '1250.00',
         currency: 'EUR', payment_customer_id: 'cus_1', next_followup_at: null, lost_reason: null, closed_at: null,
-        closed_by_user_id: null, created_at: '2026-11-20T12:00:01.000Z', updated_at: '2026-11-20T12:00:01.000Z',
+        closed_by_user_id: null, last_activity_at: '2026-11-20T12:00:01.000Z', created_at: '2026-11-20T12:00:01.000Z', updated_at: '2026-11-20T12:00:01.000Z',
       };
       assert.deepEqual(body.data[0], expected);
       assert.equal(body.data[1].value, null);

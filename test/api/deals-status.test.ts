@@ -207,14 +207,14 @@ for (const engine of engines()) {
     test('fast-check: malformed bodies are 422 naming the field and change nothing', async () => {
       const a = await createTestAccount(h);
       const deal = await create(a, { org_id: await seedOrg(h, a.accountId) });
-      const allowed = ['status', 'owner_user_id', 'title', 'value', 'currency', 'next_followup_at', 'lost_reason', 'idempotency_key'];
+      const allowed = ['status', 'owner_user_id', 'contact_id', 'title', 'value', 'currency', 'next_followup_at', 'lost_reason', 'idempotency_key'];
       let deep: unknown = 1;
       for (let i = 0; i < 100; i++) deep = [deep];
       const bad: [string, unknown][] = [
         ['status', 'closed'], ['status', null], ['status', 3], ['status', ''], ['owner_user_id', 'x'], ['owner_user_id', 0], ['owner_user_id', 1.1],
         ['title', ''], ['title', null], ['title', 'y'.repeat(100_000)], ['title', deep], ['value', '12.345'], ['value', false], ['value', -1],
         ['currency', 'usdx'], ['currency', 1], ['next_followup_at', '2026-02-29'], ['next_followup_at', {}], ['lost_reason', []],
-        ['lost_reason', { code: 'a' }], ['lost_reason', { code: 'a', label: 'b', c: 1 }], ['org_id', 1], ['contact_id', 1], ['closed_at', null],
+        ['lost_reason', { code: 'a' }], ['lost_reason', { code: 'a', label: 'b', c: 1 }], ['org_id', 1], ['contact_id', 'x'], ['contact_id', 0], ['closed_at', null],
       ];
       const arb = fc.oneof(
         fc.constantFrom(...bad).map(([field, v]) => ({ field, body: { [field]: v } })),

@@ -11,6 +11,7 @@ export interface DealFilter {
   status?: DealStatus;
   orgId?: number;
   ownerUserId?: number;
+  contactId?: number;
   q?: string;
   createdFrom?: number | null;
   createdTo?: number | null;
@@ -40,6 +41,7 @@ function filtered(db: Executor, accountId: number, f: DealFilter) {
   if (f.status) query = query.where('deals.status', '=', f.status);
   if (f.orgId !== undefined) query = query.where('deals.org_id', '=', f.orgId);
   if (f.ownerUserId !== undefined) query = query.where('deals.owner_user_id', '=', f.ownerUserId);
+  if (f.contactId !== undefined) query = query.where('deals.contact_id', '=', f.contactId);
   if (f.q) query = query.where(containsText('deals.title_lc', f.q));
   if (f.createdFrom != null) query = query.where('deals.created_at', '>=', f.createdFrom);
   if (f.createdTo != null) query = query.where('deals.created_at', '<=', f.createdTo);

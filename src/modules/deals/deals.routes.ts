@@ -5,12 +5,14 @@ import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { registerActivityRoutes } from './activities.routes.ts';
+import { DealStatusChange, LostReasonUsage } from './deals.history.ts';
+import { registerDealHistoryRoutes } from './deals.history.routes.ts';
 import { CreateDealBody, Deal, DealActivity, DealList, DealListQuery, DealSearchQuery, PatchDealBody } from './deals.schemas.ts';
 import * as service from './deals.service.ts';
 import * as writes from './deals.writes.ts';
 
 /** Shared (by $ref) schemas of this module; the composition root registers them once. */
-export const dealSchemas: TSchema[] = [Deal, DealActivity];
+export const dealSchemas: TSchema[] = [Deal, DealActivity, DealStatusChange, LostReasonUsage];
 
 const DealRef = Type.Ref('Deal');
 
@@ -18,7 +20,7 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
   app.get(
     '/deals',
     {
-      config: { scope: 'deals:read', errors: ['org_not_found', 'user_not_found'] },
+      config: { scope: 'deals:read', errors: ['org_not_found', 'user_not_found', 'contact_not_found'] },
       schema: {
         operationId: 'listDeals',
         summary: 'List, filter and sort deals',
@@ -86,7 +88,7 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
   app.patch(
     '/deals/:id',
     {
-      config: { scope: '*', errors: ['deal_not_found', 'user_not_found'] },
+      config: { scope: '*', errors: ['deal_not_found', 'user_not_found', 'contact_not_found'] },
       schema: {
         operationId: 'updateDeal',
         summary: 'Update a deal or move its status',
@@ -95,7 +97,8 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
           'reopened to an open status, and any deal may be marked won or lost (won → lost and lost → won are direct moves). Every status ' +
           'change is recorded. Moving to won or lost sets closed_at and closed_by_user_id (null for API keys) and emits ' +
           '`deal.won` / `deal.lost`; reopening clears closed_at, closed_by_user_id and lost_reason. `lost_reason` is only ' +
-          'accepted when the deal is or becomes lost. Other edits emit no event. A body that changes nothing leaves ' +
+          'accepted when the deal is or becomes lost. `contact_id` must be a contact of the deal\'s org (404 `contact_not_found` ' +
+          'when unknown; 422 `fields.contact_id = "not_in_org"` for another org\'s). Other edits emit no event. A body that changes nothing leaves ' +
           'updated_at as it was.',
         tags: ['extensions'],
         params: IdParams,
@@ -107,4 +110,5 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
   );
 
   registerActivityRoutes(app, deps);
+  registerDealHistoryRoutes(app, deps);
 }

@@ -26,6 +26,7 @@ export const Deal = Type.Object(
     lost_reason: Nullable(LostReasonOut),
     closed_at: NullableTimestamp('When the deal was last marked won or lost; null while open.'),
     closed_by_user_id: Nullable(Id('The team user who closed it; null when closed through an API key.')),
+    last_activity_at: Timestamp('The newest timeline activity logged on the deal, or its creation time when it has none.'),
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },
@@ -57,6 +58,7 @@ export const DealListQuery = Type.Object({
   status: Type.Optional(Type.Enum([...DEAL_STATUSES], { description: 'Only deals in this status.' })),
   org_id: Type.Optional(Id('Only deals of this customer org.')),
   owner_user_id: Type.Optional(Id('Only deals owned by this team user.')),
+  contact_id: Type.Optional(Id('Only deals of this contact (404 `contact_not_found` if not in the account).')),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the title.' })),
   created_from: Type.Optional(DateParam('Created at or after (inclusive).')),
   created_to: Type.Optional(DateParam('Created at or before (inclusive; a bare date covers the whole day).')),
@@ -115,6 +117,7 @@ export const PatchDealBody = Type.Object(
   {
     status: Type.Optional(Type.Enum([...DEAL_STATUSES])),
     owner_user_id: Type.Optional(Nullable(Id())),
+    contact_id: Type.Optional(Nullable(Id('A contact of the deal org, or null to clear it.'))),
     title: Type.Optional(Title),
     value: Type.Optional(Nullable(Money)),
     currency: Type.Optional(Nullable(Currency)),

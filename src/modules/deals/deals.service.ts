@@ -25,25 +25,30 @@ export function toDealView(r: repo.DealRow): DealView {
     lost_reason: r.lost_reason_code !== null ? { code: r.lost_reason_code, label: r.lost_reason_label ?? '' } : null,
     closed_at: iso(r.closed_at),
     closed_by_user_id: nullableId(r.closed_by_user_id),
+    last_activity_at: iso(r.last_activity_at),
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
   };
 }
 
 /** Ids of other records given as filters must exist in the account (404 otherwise, as anywhere). */
-export async function requireRefs(db: Executor, accountId: number, refs: { orgId?: number | null; ownerUserId?: number | null }): Promise<void> {
+export async function requireRefs(
+  db: Executor, accountId: number, refs: { orgId?: number | null; ownerUserId?: number | null; contactId?: number | null },
+): Promise<void> {
   if (refs.orgId != null && !(await existsInAccount(db, 'orgs', accountId, refs.orgId))) throw notFound('org_not_found', refs.orgId);
   if (refs.ownerUserId != null && !(await existsInAccount(db, 'users', accountId, refs.ownerUserId))) throw notFound('user_not_found', refs.ownerUserId);
+  if (refs.contactId != null && !(await existsInAccount(db, 'contacts', accountId, refs.contactId))) throw notFound('contact_not_found', refs.contactId);
 }
 
 export async function listDeals(db: Executor, accountId: number, query: DealListQueryT, page: PageRequest): Promise<ListResult<DealView>> {
   const created = dateRange(query, 'created_from', 'created_to');
   const updated = dateRange(query, 'updated_from', 'updated_to');
-  await requireRefs(db, accountId, { orgId: query.org_id, ownerUserId: query.owner_user_id });
+  await requireRefs(db, accountId, { orgId: query.org_id, ownerUserId: query.owner_user_id, contactId: query.contact_id });
   const filter: repo.DealFilter = {
     status: query.status,
     orgId: query.org_id,
     ownerUserId: query.owner_user_id,
+    contactId: query.contact_id,
     q: query.q,
     createdFrom: created.from,
     createdTo: created.to,

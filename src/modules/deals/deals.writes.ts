@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
@@ -51,6 +52,13 @@ function checkFields(input: { title?: string; value?: string | number | null; cu
   return out;
 }
 
+/** A deal's contact must be a contact of the deal's org: unknown (or another account's) is 404, another org's is 422. */
+async function requireContactOfOrg(db: Executor, accountId: number, contactId: number, orgId: number): Promise<void> {
+  const contactOrg = await repo.contactOrg(db, accountId, contactId);
+  if (contactOrg === undefined) throw notFound('contact_not_found', contactId);
+  if (contactOrg !== orgId) throw validationError({ contact_id: 'not_in_org' }, 'The contact belongs to another org than the deal.');
+}
+
 function lostReasonNotAllowed(): AppError {
   return validationError({ lost_reason: 'not_allowed' }, 'lost_reason is allowed only when the deal is (or becomes) lost.');
 }
@@ -60,11 +68,7 @@ export async function createDeal(deps: Deps, actor: Actor, input: CreateDealInpu
   const v = checkFields(input);
   if (input.lost_reason && status !== 'lost') throw lostReasonNotAllowed();
   await requireRefs(deps.db, actor.accountId, { orgId: input.org_id, ownerUserId: input.owner_user_id });
-  if (input.contact_id != null) {
-    const contactOrg = await repo.contactOrg(deps.db, actor.accountId, input.contact_id);
-    if (contactOrg === undefined) throw notFound('contact_not_found', input.contact_id);
-    if (contactOrg !== input.org_id) throw validationError({ contact_id: 'not_in_org' }, 'The contact belongs to another org than org_id.');
-  }
+  if (input.contact_id != null) await requireContactOfOrg(deps.db, actor.accountId, input.contact_id, input.org_id);
   const now = deps.clock.now();
   const closed = !isOpen(status);
   const deal = await inTransaction(deps.db, async (trx) => {
@@ -110,10 +114,12 @@ export async function patchDeal(deps: Deps, actor: Actor, id: number, input: Pat
     const moving = to !== current.status;
     if (input.lost_reason && to !== 'lost') throw lostReasonNotAllowed();
     if (input.owner_user_id != null) await requireRefs(trx, actor.accountId, { ownerUserId: input.owner_user_id });
+    if (input.contact_id != null) await requireContactOfOrg(trx, actor.accountId, input.contact_id, Number(current.org_id));
 
     const set: Updateable<DealsTable> = {};
     if (input.title !== undefined && input.title !== current.title) Object.assign(set, { title: input.title, title_lc: input.title.toLowerCase() });
     if (input.owner_user_id !== undefined && input.owner_user_id !== current.owner_user_id) set.owner_user_id = input.owner_user_id;
+    if (input.contact_id !== undefined && input.contact_id !== current.contact_id) set.contact_id = input.contact_id;
     if (v.valueCents !== undefined && v.valueCents !== current.value_cents) set.value_cents = v.valueCents;
     if (v.currency !== undefined && v.currency !== current.currency) set.currency = v.currency;
     if (v.nextFollowupAt !== undefined && v.nextFollowupAt !== current.next_followup_at) set.next_followup_at = v.nextFollowupAt;

@@ -11,6 +11,7 @@ export interface TicketFilter {
   statuses?: TicketStatus[];
   orgId?: number;
   ownerUserId?: number;
+  contactId?: number;
   q?: string;
   createdFrom?: number | null;
   createdTo?: number | null;
@@ -23,6 +24,7 @@ function filtered(db: Executor, accountId: number, f: TicketFilter) {
   if (f.statuses) query = query.where('status', 'in', f.statuses);
   if (f.orgId !== undefined) query = query.where('org_id', '=', f.orgId);
   if (f.ownerUserId !== undefined) query = query.where('owner_user_id', '=', f.ownerUserId);
+  if (f.contactId !== undefined) query = query.where('contact_id', '=', f.contactId);
   if (f.q) query = query.where(containsText('title_lc', f.q));
   if (f.createdFrom != null) query = query.where('created_at', '>=', f.createdFrom);
   if (f.createdTo != null) query = query.where('created_at', '<=', f.createdTo);

@@ -33,7 +33,7 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
   app.get(
     '/support/tickets',
     {
-      config: { scope: 'support:read', errors: ['org_not_found', 'user_not_found'] },
+      config: { scope: 'support:read', errors: ['org_not_found', 'user_not_found', 'contact_not_found'] },
       schema: {
         operationId: 'listTickets',
         summary: 'List support tickets',
@@ -90,6 +90,9 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
         description:
           'The org comes from the (source_app, external_org_id) mapping, or is looked up and linked on first use exactly as ' +
           `POST /orgs/resolve does, with org_name, contact_email and contact_name as the hints. ${RESOLVE_RULES}\n\n` +
+          'Extension: `org_id` names an org of the account directly instead (404 `org_not_found` otherwise); it is refused ' +
+          'beside `external_org_id` (422 `fields.org_id = "not_allowed"`), and one of the two is required (422 ' +
+          '`fields.external_org_id = "required"`). `source_app` is still recorded on the ticket.\n\n' +
           'The contact: `contact_id` (404 `contact_not_found` when unknown; 422 `fields.contact_id = "not_in_org"` when it belongs to another org) takes precedence; otherwise ' +
           '`contact_email` is matched case-insensitively among the org contacts (the oldest wins) or created in the org ' +
           '(named `contact_name` when sent). Neither sent: 422 `validation_error` with `fields.contact_email = "required"`.\n\n' +
@@ -109,6 +112,11 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
       const absent = (v: unknown) => v === undefined || v === null || v === '';
       if ((body === undefined || (typeof body === 'object' && !Array.isArray(body))) && absent(body?.contact_id) && absent(body?.contact_email)) {
         fields.contact_email = 'required';
+      }
+      if (body !== undefined && typeof body === 'object' && !Array.isArray(body)) {
+        // Exactly one way to name the org: the integrator's pair, or (extension) the org id.
+        if (absent(body.org_id) && absent(body.external_org_id) && !fields.external_org_id) fields.external_org_id = 'required';
+        if (!absent(body.org_id) && !absent(body.external_org_id) && !fields.org_id) fields.org_id = 'not_allowed';
       }
       const names = Object.keys(fields);
       if (names.length) throw validationError(fields, names.length === 1 && fields.contact_email === 'required' ? 'contact_email is required unless contact_id is sent.' : undefined);

@@ -59,6 +59,7 @@ export const TicketListQuery = Type.Object({
   ),
   org_id: Type.Optional(Id('Only tickets of this org (404 `org_not_found` if not in the account).')),
   owner_user_id: Type.Optional(Id('Only tickets owned by this team user (404 `user_not_found` if not in the account).')),
+  contact_id: Type.Optional(Id('Only tickets of this contact (404 `contact_not_found` if not in the account).')),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the title.' })),
   created_from: Type.Optional(DateParam('Created at or after (inclusive).')),
   created_to: Type.Optional(DateParam('Created at or before (inclusive; a bare date covers the whole day).')),
@@ -75,7 +76,8 @@ export const LogParams = Type.Object({ id: Id('Ticket id.'), log_id: Id('Support
 export const CreateTicketBody = Type.Object(
   {
     source_app: Text(100, 'Stable id of the integrating app.'),
-    external_org_id: Text(200, "The integrator's tenant id; resolved to an org as POST /orgs/resolve does."),
+    external_org_id: Type.Optional(Text(200, "The integrator's tenant id; resolved to an org as POST /orgs/resolve does. Required unless org_id is sent.")),
+    org_id: Type.Optional(Id('Extension: an org of the account, addressed directly (the console uses it); instead of external_org_id and its hints.')),
     title: Text(500),
     details: Text(LONG_TEXT),
     contact_email: Type.Optional(

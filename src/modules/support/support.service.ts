@@ -51,10 +51,14 @@ export async function listTickets(db: Executor, accountId: number, query: Ticket
   if (query.owner_user_id !== undefined && !(await existsInAccount(db, 'users', accountId, query.owner_user_id))) {
     throw notFound('user_not_found', query.owner_user_id);
   }
+  if (query.contact_id !== undefined && !(await existsInAccount(db, 'contacts', accountId, query.contact_id))) {
+    throw notFound('contact_not_found', query.contact_id);
+  }
   const filter: repo.TicketFilter = {
     statuses: statusesOf(query),
     orgId: query.org_id,
     ownerUserId: query.owner_user_id,
+    contactId: query.contact_id,
     q: query.q,
     createdFrom: from,
     createdTo: to,

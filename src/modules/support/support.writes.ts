@@ -57,6 +57,16 @@ async function contactFor(trx: Executor, accountId: number, orgId: number, input
   return Number(created.id);
 }
 
+/** The org of a new ticket: org_id when given (the console's way), else the (source_app, external_org_id) pair resolved. */
+async function orgOfNewTicket(trx: Executor, accountId: number, input: CreateTicketInput, now: number): Promise<number> {
+  if (input.org_id !== undefined) {
+    if (!(await existsInAccount(trx, 'orgs', accountId, input.org_id))) throw notFound('org_not_found', input.org_id);
+    return input.org_id;
+  }
+  const { org } = await resolveOrgInTrx(trx, accountId, { source_app: input.source_app, external_org_id: input.external_org_id! }, input, now);
+  return Number(org.id);
+}
+
 /**
  * Creates a ticket and its first log in one transaction with their two events; the org is
  * resolved (and linked on first use) in that same transaction, so a failure leaves nothing.
@@ -72,8 +82,7 @@ export async function createTicket(deps: Deps, accountId: number, input: CreateT
   const metadata = input.metadata_json === undefined ? null : JSON.stringify(input.metadata_json);
   const now = deps.clock.now();
   const result = await inTransaction(deps.db, async (trx) => {
-    const { org } = await resolveOrgInTrx(trx, accountId, input, input, now);
-    const orgId = Number(org.id);
+    const orgId = await orgOfNewTicket(trx, accountId, input, now);
     const contactId = await contactFor(trx, accountId, orgId, input, now);
     const channel = input.channel ?? 'api';
     const ticket = await repo.insertTicket(trx, {
