@@ -16,7 +16,7 @@ async function run(): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 
   const database = openDatabase(config.databaseUrl);
-  let demo;
+  let demo: Awaited<ReturnType<typeof seedDemo>>;
   try {
     await migrateToLatest(database.db);
     demo = await seedDemo({ db: database.db, clock: systemClock, config }, { seed: 1 });

@@ -1,26 +1,78 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import Type, { type StaticDecode, type TSchema } from 'typebox';
+import Value from 'typebox/value';
+
+/** Standard Webhooks schedule: 5s, 5m, 30m, 2h, 5h, 10h, 14h, 20h, 24h (10 attempts in all). */
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400] as const;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * What every setting's schema carries besides its type: the environment variable it is read
+ * from, a phrase completing "must be …" for the one-line error, and whether the raw value may be
+ * echoed back in that error (URLs can hold passwords, keys are secrets).
+ */
+interface Setting {
+  env: string;
+  mustBe: string;
+  description: string;
+  secret?: boolean;
+}
+
+const integer = (env: string, fallback: number, min: number, max: number, description: string) =>
+  Type.Integer({ env, default: fallback, minimum: min, maximum: max, mustBe: `a whole number from ${min} to ${max}`, description });
+
+const text = (env: string, fallback: string, pattern: string, mustBe: string, description: string, secret = false) =>
+  Type.String({ env, default: fallback, pattern, mustBe, description, secret });
+
+const optionalText = (env: string, pattern: string, mustBe: string, description: string, secret = false) =>
+  Type.Union([Type.Null(), Type.String({ pattern })], { env, default: null, mustBe, description, secret });
+
+const flag = (env: string, description: string) =>
+  Type.Decode(
+    Type.Union(['0', '1', 'false', 'true', 'no', 'yes'].map((v) => Type.Literal(v)), { env, default: '0', mustBe: '0 or 1', description, lowercase: true }),
+    (value) => value === '1' || value === 'true' || value === 'yes',
+  );
+
+/**
+ * Every environment setting, in one TypeBox schema: adding a setting is one entry here (its
+ * decoded value then appears on `Config` under the property's name). Values arrive as text;
+ * `loadConfig` turns digit strings into numbers for integer settings, then TypeBox fills the
+ * defaults, checks, and decodes.
+ */
+export const SettingsSchema = Type.Object({
+  databaseUrl: text('DATABASE_URL', 'sqlite:./data/custops.db', '^(sqlite:|postgres://|postgresql://)', 'sqlite:<path>, sqlite::memory: or postgres://…',
+    'the database: SQLite file or PostgreSQL server', true),
+  port: integer('PORT', 8080, 0, 65535, 'listen port of serve'),
+  host: text('HOST', '127.0.0.1', '^\\S+$', 'a host name or address', 'listen address of serve'),
+  redisUrl: optionalText('REDIS_URL', '^rediss?://', 'a redis:// or rediss:// URL', 'shared rate-limit store (in memory when unset)', true),
+  secretKey: Type.Decode(
+    optionalText('CUSTOPS_SECRET_KEY', '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$', '32 bytes, as 64 hex digits or base64',
+      'key encrypting webhook secrets at rest (generated into the data folder with SQLite)', true),
+    (value): Buffer | null => (value === null ? null : decodeSecretKey(value)),
+  ),
+  rateLimitPerMinute: integer('CUSTOPS_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000, 'default requests per minute of an API key'),
+  webhookRetryScheduleSeconds: Type.Decode(
+    text('CUSTOPS_WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE.join(','), '^\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*$', 'comma-separated seconds',
+      'seconds between webhook delivery attempts'),
+    (value): readonly number[] => Object.freeze(value.split(',').map(Number)),
+  ),
+  webhookTimeoutMs: integer('CUSTOPS_WEBHOOK_TIMEOUT_MS', 15000, 100, 600_000, 'time-out of one webhook attempt'),
+  webhookAllowPrivate: flag('CUSTOPS_WEBHOOK_ALLOW_PRIVATE', '1 allows loopback and private webhook targets (development and tests only)'),
+  idempotencyTtlHours: integer('CUSTOPS_IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365, 'how long idempotency keys are kept'),
+  logLevel: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { env: 'LOG_LEVEL', default: 'info', mustBe: `one of ${LOG_LEVELS.join(', ')}`,
+    description: 'pino log level' }),
+  dataDir: Type.Decode(text('CUSTOPS_DATA_DIR', './data', '.', 'a folder', 'folder of the secret key generated in SQLite mode'), (value) => resolve(value)),
+});
 
 /** Settings decoded once at start-up from the environment (and CLI flags), then frozen. */
-export interface Config {
-  readonly databaseUrl: string;
+export type Config = Readonly<StaticDecode<typeof SettingsSchema>> & {
   readonly dialect: 'sqlite' | 'postgres';
-  readonly port: number;
-  readonly host: string;
-  readonly redisUrl: string | null;
-  /** 32 bytes that encrypt webhook signing secrets at rest; null until resolved by `loadSecretKey`. */
-  readonly secretKey: Buffer | null;
   readonly secretKeySource: 'env' | 'file' | 'none';
-  readonly rateLimitPerMinute: number;
-  readonly webhookRetryScheduleSeconds: readonly number[];
-  readonly webhookTimeoutMs: number;
   readonly webhookConnectTimeoutMs: number;
-  readonly webhookAllowPrivate: boolean;
-  readonly idempotencyTtlHours: number;
-  readonly logLevel: string;
-  readonly dataDir: string;
-}
+};
 
 export class ConfigError extends Error {
   readonly variable: string;
@@ -31,27 +83,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** Standard Webhooks schedule: 5s, 5m, 30m, 2h, 5h, 10h, 14h, 20h, 24h (10 attempts in all). */
-export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400] as const;
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = (env[name] ?? '0').trim().toLowerCase();
-  if (['1', 'true', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'no', ''].includes(raw)) return false;
-  throw new ConfigError(name, `must be 0 or 1, got "${env[name]}"`);
-}
-
 export function decodeSecretKey(raw: string, variable = 'CUSTOPS_SECRET_KEY'): Buffer {
   const text = raw.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
@@ -59,54 +90,51 @@ export function decodeSecretKey(raw: string, variable = 'CUSTOPS_SECRET_KEY'): B
   return key;
 }
 
-function dialectOf(url: string): 'sqlite' | 'postgres' {
-  if (url.startsWith('sqlite:')) return 'sqlite';
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
-  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got "${url}"`);
-}
-
 export interface ConfigOverrides {
   port?: number;
   host?: string;
 }
 
+type SettingSchema = TSchema & Setting & { type?: string; lowercase?: boolean };
+const settings = SettingsSchema.properties as unknown as Record<string, SettingSchema>;
+
+/** The environment's text for each setting: blank is unset, digits become numbers for integer settings. */
+function readEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(settings)) {
+    const raw = env[schema.env]?.trim();
+    if (raw === undefined || raw === '') continue;
+    // Only plain digits become numbers: "1.5" or "1e3" stay text and fail the integer check.
+    input[name] = schema.type === 'integer' && /^\d+$/.test(raw) ? Number(raw) : schema.lowercase ? raw.toLowerCase() : raw;
+  }
+  return input;
+}
+
 /** Decodes the environment. Throws ConfigError naming the variable on the first invalid one. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
-  const databaseUrl = env.DATABASE_URL?.trim() || 'sqlite:./data/custops.db';
-  const dialect = dialectOf(databaseUrl);
-  const schedule = env.CUSTOPS_WEBHOOK_RETRY_SCHEDULE?.trim();
-  let webhookRetryScheduleSeconds: number[] = [...DEFAULT_RETRY_SCHEDULE];
-  if (schedule) {
-    const parts = schedule.split(',').map((p) => p.trim());
-    if (parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) {
-      throw new ConfigError('CUSTOPS_WEBHOOK_RETRY_SCHEDULE', `must be comma-separated seconds, got "${schedule}"`);
-    }
-    webhookRetryScheduleSeconds = parts.map(Number);
+  const input = Value.Default(SettingsSchema, readEnvironment(env));
+  const [error] = Value.Errors(SettingsSchema, input);
+  if (error) {
+    const setting = settings[error.instancePath.split('/')[1]];
+    const raw = env[setting.env];
+    throw new ConfigError(setting.env, `must be ${setting.mustBe}${setting.secret ? '' : `, got "${raw}"`}`);
   }
-  const logLevel = (env.LOG_LEVEL ?? 'info').trim();
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
-  const redisUrl = env.REDIS_URL?.trim() || null;
-  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
-  const host = overrides.host ?? (env.HOST?.trim() || '127.0.0.1');
-  const port = overrides.port ?? integer(env, 'PORT', 8080, 0, 65535);
-  const secretRaw = env.CUSTOPS_SECRET_KEY?.trim();
-  const dataDir = resolve(env.CUSTOPS_DATA_DIR?.trim() || './data');
+  const decoded = Value.Decode(SettingsSchema, input);
   return Object.freeze({
-    databaseUrl,
-    dialect,
-    port,
-    host,
-    redisUrl,
-    secretKey: secretRaw ? decodeSecretKey(secretRaw) : null,
-    secretKeySource: secretRaw ? 'env' : 'none',
-    rateLimitPerMinute: integer(env, 'CUSTOPS_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
-    webhookRetryScheduleSeconds: Object.freeze(webhookRetryScheduleSeconds),
-    webhookTimeoutMs: integer(env, 'CUSTOPS_WEBHOOK_TIMEOUT_MS', 15000, 100, 600_000),
+    ...decoded,
+    ...(overrides.port === undefined ? {} : { port: overrides.port }),
+    ...(overrides.host === undefined ? {} : { host: overrides.host }),
+    dialect: decoded.databaseUrl.startsWith('sqlite:') ? ('sqlite' as const) : ('postgres' as const),
+    secretKeySource: decoded.secretKey ? ('env' as const) : ('none' as const),
     webhookConnectTimeoutMs: 5000,
-    webhookAllowPrivate: flag(env, 'CUSTOPS_WEBHOOK_ALLOW_PRIVATE'),
-    idempotencyTtlHours: integer(env, 'CUSTOPS_IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365),
-    logLevel,
-    dataDir,
+  });
+}
+
+/** One line per setting (variable, default, meaning), for `custops help`. */
+export function describeSettings(): string[] {
+  return Object.values(settings).map((s) => {
+    const fallback = (s as { default?: unknown }).default;
+    return `  ${s.env.padEnd(32)} ${s.description}${fallback === null || fallback === undefined ? '' : ` (default ${String(fallback)})`}`;
   });
 }
 

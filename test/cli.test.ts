@@ -8,13 +8,15 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrations } from '../src/db/migrate.ts';
+import { commands } from '../src/cli/commands.ts';
+import { main } from '../src/cli/main.ts';
 import { engines, type EngineName } from './helpers/engines.ts';
+import { freePort, waitUntil } from './webhooks/helpers/processes.ts';
 
 const NODE = 'node_modules/.bin/node';
 
 interface Run {
   code: number | null;
-  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -45,6 +47,8 @@ function lines(text: string): string[] {
 }
 
 for (const engine of engines()) {
+  // The commands run in process through main() (their logic, output and exit codes); two smoke
+  // tests start real processes to prove the executable, stdout/stderr and signals.
   describe(`custops CLI [${engine}]`, () => {
     let dir: string;
     let drop: () => Promise<void>;
@@ -54,16 +58,23 @@ for (const engine of engines()) {
     const start = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
       spawn(NODE, ['bin/custops.js', ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
 
-    const run = (args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> =>
+    const runProcess = (args: string[]): Promise<Run> =>
       new Promise((resolve, reject) => {
-        const child = start(args, extraEnv);
+        const child = start(args);
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += d));
         child.stderr.on('data', (d) => (stderr += d));
         child.on('error', reject);
-        child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
+
+    const run = async (args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> => {
+      let stdout = '';
+      let stderr = '';
+      const code = await main(args, { ...env, ...extraEnv }, { out: (l) => (stdout += l + '\n'), err: (l) => (stderr += l + '\n') });
+      return { code, stdout, stderr };
+    };
 
     const json = async (args: string[]) => {
       const r = await run(args);
@@ -101,9 +112,14 @@ for (const engine of engines()) {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    test('migrate runs every migration on an empty database, then nothing', async () => {
-      assert.deepEqual(await json(['migrate']), { migrated: Object.keys(migrations) });
+    test('migrate (a real process) runs every migration on an empty database, then nothing', async () => {
+      const first = await runProcess(['migrate']);
+      assert.deepEqual([first.code, first.stderr], [0, '']);
+      assert.deepEqual(JSON.parse(first.stdout), { migrated: Object.keys(migrations) });
       assert.deepEqual(await json(['migrate']), { migrated: [] });
+      const failed = await runProcess(['frobnicate']);
+      assert.deepEqual([failed.code, failed.stdout, lines(failed.stderr).length], [2, '', 1]);
+      assert.match(failed.stderr, /unknown command "frobnicate"/);
     });
 
     test('account create prints the account and the owner or null', async () => {
@@ -152,6 +168,44 @@ for (const engine of engines()) {
       const help = await run(['help']);
       assert.equal(help.code, 0);
       assert.match(help.stdout, /custops key create --account ID/);
+      assert.match(help.stdout, /CUSTOPS_IDEMPOTENCY_TTL_HOURS/, 'the settings are listed');
+      const bare = await run([]);
+      assert.deepEqual([bare.code, bare.stdout], [2, help.stdout], 'no command: the usage, and a failing exit code');
+    });
+
+    test('every command answers --help with its usage and options, and runs nothing', async () => {
+      for (const command of commands) {
+        const words = command.name.split(' ');
+        // Even with an invalid configuration: --help reads no settings and opens no database.
+        const help = await run([...words, '--help'], { DATABASE_URL: 'mysql://nowhere' });
+        assert.equal(help.code, 0, command.name);
+        assert.equal(help.stderr, '');
+        assert.ok(help.stdout.startsWith(`custops ${command.name}`), help.stdout);
+        for (const flag of Object.keys(command.options)) assert.match(help.stdout, new RegExp(`--${flag}\\b`), `${command.name} --${flag}`);
+      }
+      const group = await run(['key', '--help']);
+      assert.equal(group.code, 0);
+      assert.match(group.stdout, /custops key create[\s\S]*custops key revoke/);
+    });
+
+    test('serve in process: answers HTTP on the port it was given and stops when asked', async () => {
+      let stop!: () => void;
+      let stopped = false;
+      const port = await freePort();
+      const served = main(['serve', '--port', String(port), '--host', '127.0.0.1'], { ...env, LOG_LEVEL: 'silent' }, {
+        out: () => {},
+        err: (l) => assert.fail(l),
+        waitForStop: async (finish) => {
+          await new Promise<void>((r) => (stop = r));
+          await finish();
+          stopped = true;
+        },
+      });
+      const url = `http://127.0.0.1:${port}/healthz`;
+      await waitUntil('serve listening', async () => (await fetch(url).catch(() => null))?.status === 200, 15_000);
+      stop();
+      assert.equal(await served, 0);
+      assert.ok(stopped);
     });
 
     test('demo creates a realistic account with a working full-access key', async () => {

@@ -49,7 +49,10 @@ export async function createScratchDatabase(engine: Engine): Promise<ScratchData
     const url = `sqlite:${join(dir, 'bench.db')}`;
     const handle = openDatabase(url);
     await migrateToLatest(handle.db);
-    return { engine, url, handle, dir, drop: async () => (await handle.close(), await removeDir()) };
+    return { engine, url, handle, dir, drop: async () => {
+      await handle.close();
+      await removeDir();
+    } };
   }
   const base = postgresBaseUrl();
   if (!base) throw new Error('PostgreSQL: set BENCH_POSTGRES_URL or TEST_POSTGRES_URL');

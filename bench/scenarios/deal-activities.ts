@@ -75,10 +75,12 @@ async function measureWrites(r: EngineRun) {
   let api: Combined;
   let plain: Combined;
   try {
-    const apiUrl = (servers[0] = await apiServer(r)).url + activitiesPath(seed.dealId);
-    const plainUrl = (servers[1] = await startPinnedServer('bench/lib/insert-baseline-child.ts', {
+    servers[0] = await apiServer(r);
+    const apiUrl = servers[0].url + activitiesPath(seed.dealId);
+    servers[1] = await startPinnedServer('bench/lib/insert-baseline-child.ts', {
       BENCH_DATABASE_URL: r.db.url, BENCH_ACCOUNT_ID: String(seed.accountId), BENCH_ORG_ID: String(seed.otherOrgId),
-    })).url + activitiesPath(seed.otherDealId);
+    });
+    const plainUrl = servers[1].url + activitiesPath(seed.otherDealId);
     const first = await post(apiUrl, { ...r.auth, 'idempotency-key': `check-${randomBytes(6).toString('hex')}` });
     if (first.status !== 201 || (JSON.parse(first.body) as { event_type: string }).event_type !== 'call') throw new Error(`API answered ${first.status}: ${first.body}`);
     const plainFirst = await post(plainUrl, r.auth);

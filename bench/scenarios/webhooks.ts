@@ -70,7 +70,10 @@ async function setUp(engine: 'sqlite' | 'postgres', receiverUrl: string): Promis
       previous_secret_expires_at: null, failing_since: null, created_at: now, updated_at: now,
     })
     .execute();
-  return { database, accountId: account.id, secretKey, drop: async () => (await database.close(), await drop()) };
+  return { database, accountId: account.id, secretKey, drop: async () => {
+    await database.close();
+    await drop();
+  } };
 }
 
 async function emitBatch(s: Setup, n: number): Promise<void> {

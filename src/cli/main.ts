@@ -1,160 +1,35 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, withSecretKey, type Config } from '../config.ts';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { ConfigError, describeSettings } from '../config.ts';
 import { systemClock } from '../lib/clock.ts';
-import { createAccount } from '../modules/accounts/accounts.service.ts';
-import { createApiKey, KeyInputError, parseScopeList, revokeApiKey } from '../modules/api-keys/api-keys.service.ts';
-import { startServer } from '../server.ts';
-import { seedDemo } from '../demo/seed.ts';
-import { SEED_USAGE, seedCommand } from '../seed/command.ts';
+import { commandHelp, UsageError, usageLine, type CliContext, type Command, type OptionSpecs, type OptionValues } from './command.ts';
+import { commands } from './commands.ts';
 
-const USAGE = `usage:
-  custops migrate
-  custops serve [--port N] [--host H]
-  custops worker
-  custops account create --name NAME [--owner-email E] [--owner-password P]
-  custops key create --account ID --name NAME [--scopes "deals:read,deals:write"] [--rate-limit N]
-  custops key revoke --id ID
-  custops demo [--seed N]
-  ${SEED_USAGE}`;
-
-class UsageError extends Error {}
-
-function positiveInt(value: string | undefined, flag: string): number {
-  if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a positive whole number`);
-  return Number(value);
+/** The whole usage: every command's line, then the settings read from the environment. */
+export function usage(): string {
+  return ['usage:', ...commands.map((c) => `  ${usageLine(c)}`), '', 'Run "custops <command> --help" for its options.', '',
+    'settings (environment):', ...describeSettings()].join('\n');
 }
 
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
-  return value;
-}
-
-async function withDatabase<T>(config: Config, fn: (db: DatabaseHandle) => Promise<T>): Promise<T> {
-  const database = openDatabase(config.databaseUrl, { poolSize: 2 });
-  try {
-    await migrateToLatest(database.db);
-    return await fn(database);
-  } finally {
-    await database.close();
+/** The command whose words start `argv`, and the arguments after them. */
+function findCommand(argv: string[]): { command: Command; args: string[] } | null {
+  for (const command of commands) {
+    const words = command.name.split(' ');
+    if (words.every((word, i) => argv[i] === word)) return { command, args: argv.slice(words.length) };
   }
+  return null;
 }
 
-function print(value: unknown): void {
-  process.stdout.write(JSON.stringify(value) + '\n');
-}
-
-/** Runs one CLI command; returns the exit code. Errors are one line on stderr. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  try {
-    const [command, sub, ...rest] = argv;
-    const clock = systemClock;
-    switch (command) {
-      case 'migrate': {
-        const config = loadConfig(env);
-        const database = openDatabase(config.databaseUrl, { poolSize: 1 });
-        try {
-          const result = await migrateToLatest(database.db);
-          print({ migrated: (result.results ?? []).map((r) => r.migrationName) });
-        } finally {
-          await database.close();
-        }
-        return 0;
-      }
-      case 'serve': {
-        const { values } = parseArgs({ args: argv.slice(1), options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
-        const config = withSecretKey(
-          loadConfig(env, { port: values.port === undefined ? undefined : positiveIntOrZero(values.port), host: values.host }),
-        );
-        const server = await startServer(config);
-        await waitForSignal(async () => server.stop());
-        return 0;
-      }
-      case 'worker': {
-        const config = withSecretKey(loadConfig(env));
-        const { runWorker } = await import('../worker.ts');
-        await runWorker(config, waitForSignal);
-        return 0;
-      }
-      case 'account': {
-        if (sub !== 'create') throw new UsageError(`unknown command "account ${sub ?? ''}"`);
-        const { values } = parseArgs({
-          args: rest,
-          options: { name: { type: 'string' }, 'owner-email': { type: 'string' }, 'owner-password': { type: 'string' } },
-          strict: true,
-        });
-        const name = required(values.name, '--name');
-        const email = values['owner-email'];
-        if (email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError('--owner-email is not an e-mail address');
-        if (values['owner-password'] !== undefined && email === undefined) throw new UsageError('--owner-password needs --owner-email');
-        const config = loadConfig(env);
-        print(await withDatabase(config, ({ db }) => createAccount({ db, clock }, { name, ownerEmail: email, ownerPassword: values['owner-password'] })));
-        return 0;
-      }
-      case 'key': {
-        const config = loadConfig(env);
-        if (sub === 'create') {
-          const { values } = parseArgs({
-            args: rest,
-            options: { account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'rate-limit': { type: 'string' } },
-            strict: true,
-          });
-          const accountId = positiveInt(values.account, '--account');
-          const name = required(values.name, '--name');
-          const scopes = parseScopeList(values.scopes);
-          const rateLimit = values['rate-limit'] === undefined ? null : positiveInt(values['rate-limit'], '--rate-limit');
-          print(await withDatabase(config, ({ db }) => createApiKey({ db, clock }, { accountId, name, scopes, rateLimitPerMinute: rateLimit })));
-          return 0;
-        }
-        if (sub === 'revoke') {
-          const { values } = parseArgs({ args: rest, options: { id: { type: 'string' } }, strict: true });
-          const id = positiveInt(values.id, '--id');
-          print(await withDatabase(config, ({ db }) => revokeApiKey({ db, clock }, id)));
-          return 0;
-        }
-        throw new UsageError(`unknown command "key ${sub ?? ''}"`);
-      }
-      case 'demo': {
-        const { values } = parseArgs({ args: argv.slice(1), options: { seed: { type: 'string' } }, strict: true });
-        const seed = values.seed === undefined ? 1 : positiveInt(values.seed, '--seed');
-        const config = withSecretKey(loadConfig(env));
-        print(await withDatabase(config, (database) => seedDemo({ db: database.db, clock, config }, { seed })));
-        return 0;
-      }
-      case 'seed':
-        return await seedCommand(argv.slice(1), env);
-      case undefined:
-      case 'help':
-      case '--help':
-        process.stdout.write(USAGE + '\n');
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command "${command}"`);
-    }
-  } catch (err) {
-    if (err instanceof UsageError) {
-      // One line, as for every other error: scripts read stderr line by line.
-      process.stderr.write(`custops: ${err.message} (run "custops help" for usage)\n`);
-      return 2;
-    }
-    if (err instanceof ConfigError || err instanceof KeyInputError) {
-      process.stderr.write(`custops: ${err.message}\n`);
-      return 1;
-    }
-    if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      // node:util parseArgs explains some mistakes over several lines; the first names the problem.
-      process.stderr.write(`custops: ${err.message.split('\n')[0]}\n`);
-      return 2;
-    }
-    process.stderr.write(`custops: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}\n`);
-    return 1;
+function parseOptions(command: Command, args: string[]): OptionValues<OptionSpecs> | 'help' {
+  const options = Object.fromEntries(Object.entries(command.options).map(([flag, spec]) => [flag, { type: spec.type }]));
+  const parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) return 'help';
+  for (const [flag, spec] of Object.entries(command.options)) {
+    const value = values[flag];
+    if (spec.type === 'string' && spec.required && (typeof value !== 'string' || value.trim() === '')) throw new UsageError(`--${flag} is required`);
   }
-}
-
-function positiveIntOrZero(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError('--port must be a port number (0 to 65535)');
-  return Number(value);
+  // The types follow from the specs: parseArgs gave each option the type its spec names.
+  return values as OptionValues<OptionSpecs>;
 }
 
 /** Resolves after SIGINT or SIGTERM, once `stop` has finished. */
@@ -171,4 +46,59 @@ function waitForSignal(stop: () => Promise<void>): Promise<void> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+}
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  waitForStop?: CliContext['waitForStop'];
+}
+
+const processIo: CliIo = {
+  out: (line) => process.stdout.write(line + '\n'),
+  err: (line) => process.stderr.write(line + '\n'),
+};
+
+/** Runs one CLI command; returns the exit code. Errors are one line on stderr. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo): Promise<number> {
+  const ctx: CliContext = { env, clock: systemClock, out: io.out, log: io.err, waitForStop: io.waitForStop ?? waitForSignal };
+  try {
+    const [first] = argv;
+    if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
+      io.out(usage());
+      return first === undefined ? 2 : 0;
+    }
+    const found = findCommand(argv);
+    if (!found) {
+      const group = commands.filter((c) => c.name.startsWith(`${first} `));
+      if (group.length > 0 && (argv[1] === '--help' || argv[1] === '-h')) {
+        io.out(group.map((c) => usageLine(c)).join('\n'));
+        return 0;
+      }
+      throw new UsageError(`unknown command "${group.length > 0 && argv[1] !== undefined ? `${first} ${argv[1]}` : first}"`);
+    }
+    const values = parseOptions(found.command, found.args);
+    if (values === 'help') {
+      io.out(commandHelp(found.command));
+      return 0;
+    }
+    return (await found.command.run(values, ctx)) ?? 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      // One line, as for every other error: scripts read stderr line by line.
+      io.err(`custops: ${err.message} (run "custops help" for usage)`);
+      return 2;
+    }
+    if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      // node:util parseArgs explains some mistakes over several lines; the first names the problem.
+      io.err(`custops: ${err.message.split('\n')[0]} (run "custops help" for usage)`);
+      return 2;
+    }
+    if (err instanceof ConfigError) {
+      io.err(`custops: ${err.message}`);
+      return 1;
+    }
+    io.err(`custops: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    return 1;
+  }
 }

@@ -30,7 +30,10 @@ export async function seedDeals(w: DemoWorld): Promise<void> {
     let status = STATUSES[i % STATUSES.length];
     if (i >= STATUSES.length) {
       let roll = rnd.next();
-      status = WEIGHTS.find(([, p]) => (roll -= p) < 0)?.[0] ?? 'qualified';
+      status = WEIGHTS.find(([, p]) => {
+        roll -= p;
+        return roll < 0;
+      })?.[0] ?? 'qualified';
     }
     const org = rnd.pick(w.orgs);
     const owner = rnd.chance(0.95) ? rnd.pick(sellers) : null;
@@ -38,7 +41,9 @@ export async function seedDeals(w: DemoWorld): Promise<void> {
     const path = pathTo(status, rnd.int(0, 3));
     const times = path.map(() => created + Math.floor(rnd.next() * (now - created) * 0.9)).sort((a, b) => a - b);
     times[0] = created;
-    path.forEach((to, j) => changes.push({ account_id: accountId, deal_id: 0, from_status: j === 0 ? null : path[j - 1], to_status: to, changed_by_user_id: owner?.id ?? null, changed_at: times[j] }));
+    path.forEach((to, j) => {
+      changes.push({ account_id: accountId, deal_id: 0, from_status: j === 0 ? null : path[j - 1], to_status: to, changed_by_user_id: owner?.id ?? null, changed_at: times[j] });
+    });
     const closed = status === 'won' || status === 'lost';
     const closedAt = closed ? times[times.length - 1] : null;
     const reason = status === 'lost' ? rnd.pick(LOST_REASONS) : null;

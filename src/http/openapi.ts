@@ -96,7 +96,7 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
     },
     // A route whose body may be left out (`x-body-optional` in its schema) gets `requestBody.required: false`.
     transformObject: (documentObject) => {
-      const doc = (documentObject as { openapiObject: { paths?: Record<string, Record<string, Record<string, any>>> } }).openapiObject;
+      const doc = (documentObject as { openapiObject: { paths?: Record<string, Record<string, { 'x-body-optional'?: boolean; requestBody?: { required?: boolean } }>> } }).openapiObject;
       for (const item of Object.values(doc.paths ?? {})) {
         for (const op of Object.values(item)) {
           if (op && typeof op === 'object' && op['x-body-optional']) {

@@ -59,7 +59,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
 const keyObjects = new WeakMap<Buffer, KeyObject>();
 function aesKey(key: Buffer): KeyObject {
   let k = keyObjects.get(key);
-  if (!k) keyObjects.set(key, (k = createSecretKey(key)));
+  if (!k) {
+    k = createSecretKey(key);
+    keyObjects.set(key, k);
+  }
   return k;
 }
 

@@ -1,4 +1,4 @@
-import { Random } from '../demo/random.ts';
+import type { Random } from '../demo/random.ts';
 import type { Row } from './tables.ts';
 import type { RollupTally } from './tally.ts';
 import * as words from './vocabulary.ts';

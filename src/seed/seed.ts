@@ -62,14 +62,14 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
     const people = await writer.transaction(async (): Promise<People> => {
       const missing = wanted.filter((r) => !idByEmail.has(r[2] as string));
       const newIds = await insert('users', missing, true);
-      missing.forEach((r, i) => idByEmail.set(r[2] as string, newIds[i]));
+      for (const [i, r] of missing.entries()) idByEmail.set(r[2] as string, newIds[i]);
       const team = wanted.map((r) => ({ id: idByEmail.get(r[2] as string)!, support: r[6] === true }));
       const orgs = orgRows(rnd, A, plan.orgs, w);
       const orgIds = await insert('orgs', orgs, true);
       const contacts = contactRows(rnd, A, orgIds, orgs, plan.contacts);
       const contactIds = await insert('contacts', contacts.rows, true);
       const contactsByOrg: number[][] = orgIds.map(() => []);
-      contactIds.forEach((id, i) => contactsByOrg[contacts.orgOf[i]].push(id));
+      for (const [i, id] of contactIds.entries()) contactsByOrg[contacts.orgOf[i]].push(id);
       for (let i = 0; i < orgs.length; i++) tally?.count('orgs', '');
       for (let i = 0; i < contactIds.length; i++) tally?.count('contacts', '');
       await flushTally();

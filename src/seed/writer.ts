@@ -82,7 +82,10 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
   const statements = new Map<string, StatementSync>();
   const prepared = (text: string) => {
     let stmt = statements.get(text);
-    if (!stmt) statements.set(text, (stmt = db.prepare(text)));
+    if (!stmt) {
+      stmt = db.prepare(text);
+      statements.set(text, stmt);
+    }
     return stmt;
   };
   const CHUNK = 500;

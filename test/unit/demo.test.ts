@@ -97,7 +97,9 @@ for (const engine of engines()) {
         const changes = history.filter((c) => c.deal_id === d.id);
         assert.deepEqual([changes[0].from_status, changes[0].to_status, changes[0].changed_at], [null, 'new', d.created_at]);
         assert.equal(changes.at(-1)!.to_status, d.status);
-        changes.slice(1).forEach((c, i) => assert.equal(c.from_status, changes[i].to_status));
+        changes.slice(1).forEach((c, i) => {
+          assert.equal(c.from_status, changes[i].to_status);
+        });
         assert.ok(changes.every((c, i) => i === 0 || c.changed_at >= changes[i - 1].changed_at));
         if (closed) assert.equal(d.closed_at, changes.at(-1)!.changed_at);
         const mine = activities.filter((a) => a.deal_id === d.id);

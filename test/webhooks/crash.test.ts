@@ -50,7 +50,7 @@ for (const engine of engines()) {
       const { account } = await createAccount(deps, { name: 'Crash test' });
       const key = (await createApiKey(deps, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: null })).secret;
 
-      let first = serve();
+      const first = serve();
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, first);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/endpoints`, {
         method: 'POST',

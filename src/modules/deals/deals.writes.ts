@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
-import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { type AppError, notFound, validationError } from '../../lib/errors.ts';
 import { emitDealCreated, emitStatusEvent } from './deals.events.ts';
 import * as repo from './deals.repository.ts';
 import { OPEN_STATUSES, type CreateDealInput, type DealView, type PatchDealInput } from './deals.schemas.ts';

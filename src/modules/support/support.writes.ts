@@ -6,7 +6,7 @@ import { emitEvent } from '../events/outbox.ts';
 import { resolveOrgInTrx } from '../orgs/orgs.resolve.ts';
 import * as repo from './support.repository.ts';
 import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataProblem } from '../../lib/metadata.ts';
-import { type CreateLogInput, type CreateTicketInput, type SupportLogView, type TicketView, type UpdateTicketInput } from './support.schemas.ts';
+import type { CreateLogInput, CreateTicketInput, SupportLogView, TicketView, UpdateTicketInput } from './support.schemas.ts';
 import { toLogView, toTicketView } from './support.service.ts';
 import { inTransaction } from '../idempotency/request-scope.ts';
 import { existsInAccount } from '../../lib/sql.ts';

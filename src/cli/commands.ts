@@ -1,0 +1,24 @@
+import type { Command } from './command.ts';
+import { accountCreateCommand } from './account-create.ts';
+import { demoCommand } from './demo.ts';
+import { keyCreateCommand } from './key-create.ts';
+import { keyRevokeCommand } from './key-revoke.ts';
+import { migrateCommand } from './migrate.ts';
+import { seedCommand } from './seed.ts';
+import { serveCommand } from './serve.ts';
+import { workerCommand } from './worker.ts';
+
+/**
+ * Every `custops` command, in the order `custops help` lists them. A new command is one file
+ * beside this one (see command.ts: `defineCommand`) and one entry here.
+ */
+export const commands: readonly Command[] = [
+  migrateCommand,
+  serveCommand,
+  workerCommand,
+  accountCreateCommand,
+  keyCreateCommand,
+  keyRevokeCommand,
+  demoCommand,
+  seedCommand,
+];

@@ -1,0 +1,16 @@
+import { loadConfig, withSecretKey } from '../config.ts';
+import { seedDemo } from '../demo/seed.ts';
+import { defineCommand, positiveInt, print, withDatabase } from './command.ts';
+
+export const demoCommand = defineCommand({
+  name: 'demo',
+  summary: 'Creates a demo account with realistic data and a full-access key; prints {"account", "key"}.',
+  options: {
+    seed: { type: 'string', value: 'N', help: 'the same seed gives the same data (default 1)' },
+  },
+  async run(values, ctx) {
+    const seed = values.seed === undefined ? 1 : positiveInt(values.seed, '--seed');
+    const config = withSecretKey(loadConfig(ctx.env));
+    print(ctx, await withDatabase(config, (database) => seedDemo({ db: database.db, clock: ctx.clock, config }, { seed })));
+  },
+});
