@@ -4,7 +4,7 @@ import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness, type TestAccount } from '../helpers/harness.ts';
 import { outboxOf, tableCounts } from '../helpers/counts.ts';
 import { assertCommonAuth, assertError } from '../helpers/route-checks.ts';
-import { seedContact, seedDeal, seedOrg, seedUser } from './deals.fixtures.ts';
+import { seedContact, seedDeal, seedOrg } from './deals.fixtures.ts';
 
 // The reads and edits the console's deal, board, contact and ticket pages rely on.
 const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);
