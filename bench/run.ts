@@ -1,4 +1,4 @@
-// `npm run bench [-- --only <scenario>] [--duration S] [--warmup S] [--connections N]`
+// `npm run bench [-- --only <scenario>] [--duration S] [--warmup S] [--connections N] [--rate N] [--soak S]`
 // Runs the scenarios one after another; each prints one JSON line of figures on stdout.
 import { parseArgs } from 'node:util';
 import { log } from './lib/processes.ts';
@@ -14,7 +14,7 @@ function positive(value: string | undefined, fallback: number, flag: string): nu
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, list: { type: 'boolean' } },
+    options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rate: { type: 'string' }, soak: { type: 'string' }, list: { type: 'boolean' } },
     strict: true,
   });
   if (values.list) {
@@ -25,6 +25,8 @@ async function main(): Promise<number> {
     durationSeconds: positive(values.duration, 10, '--duration'),
     warmupSeconds: positive(values.warmup, 3, '--warmup'),
     connections: Math.max(1, Math.floor(positive(values.connections, 20, '--connections'))),
+    rate: Math.max(1, Math.floor(positive(values.rate, 500, '--rate'))),
+    soakSeconds: positive(values.soak, 60, '--soak'),
   };
   const selected = values.only ? scenarios.filter((s) => s.name === values.only) : scenarios;
   if (selected.length === 0) {

@@ -30,6 +30,7 @@ const common = {
   url: request.url, headers: request.headers, connections: request.connections, pipelining: 1,
   ...(request.method ? { method: request.method } : {}), ...(request.body !== undefined ? { body: request.body } : {}),
   ...(request.uniqueIds ? { idReplacement: true } : {}),
+  ...(request.overallRate ? { overallRate: request.overallRate } : {}),
   ...(expected
     ? {
         requests: [{

@@ -1,4 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import type { LoadFigures } from './types.ts';
@@ -7,6 +8,15 @@ const NODE = 'node_modules/.bin/node';
 /** The server under test gets one core, the load generator the other, so they never compete. */
 export const SERVER_CORE = 1;
 export const LOAD_CORE = 0;
+
+/** Clock ticks per second of /proc/<pid>/stat times (100 on every common Linux). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 let pinningChecked: boolean | null = null;
 
@@ -22,9 +32,16 @@ export function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
+/** `BENCH_CPU_PROF=DIR`: the server under test writes a V8 CPU profile there when it stops (open it in Chrome DevTools). */
+function profileArgs(script: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir && script.endsWith('server-child.ts') ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
 /** Runs a TypeScript file with the pinned Node, on one CPU core when taskset is available. */
 export function spawnPinned(core: number, script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const [cmd, args] = canPin() ? ['taskset', ['-c', String(core), NODE, script]] : [NODE, [script]];
+  const node = [NODE, ...profileArgs(script), script];
+  const [cmd, args] = canPin() ? ['taskset', ['-c', String(core), ...node]] : [node[0], node.slice(1)];
   return spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
@@ -51,16 +68,19 @@ function firstJsonLine<T>(child: ChildProcess, what: string, timeoutMs: number):
 
 export interface PinnedServer {
   url: string;
+  /** The server's process id (taskset execs Node in place), for reading its memory. */
+  pid: number;
   stop(): Promise<void>;
 }
 
 /** Starts a server script that prints `{"url": …}` once listening; stop() sends SIGTERM and waits. */
-export async function startPinnedServer(script: string, env: NodeJS.ProcessEnv): Promise<PinnedServer> {
-  const child = spawnPinned(SERVER_CORE, script, env);
+export async function startPinnedServer(script: string, env: NodeJS.ProcessEnv, core = SERVER_CORE): Promise<PinnedServer> {
+  const child = spawnPinned(core, script, env);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const { url } = await firstJsonLine<{ url: string }>(child, script, 60_000);
   return {
     url,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -79,6 +99,8 @@ export interface LoadRequest {
   body?: string;
   /** autocannon idReplacement: every `[<id>]` in the headers or body becomes a fresh unique id on each request. */
   uniqueIds?: boolean;
+  /** A steady rate (requests per second over all connections) instead of as fast as the server answers. */
+  overallRate?: number;
   /** Counts the responses without this header value (name in lower case), e.g. a replay's Idempotent-Replayed: true. */
   expectHeader?: { name: string; value: string };
 }
@@ -96,4 +118,26 @@ export async function runLoad(request: LoadRequest): Promise<LoadFigures & LoadD
   const child = spawnPinned(LOAD_CORE, 'bench/lib/load-child.ts', { BENCH_LOAD: JSON.stringify(request) });
   const limit = (request.durationSeconds + request.warmupSeconds + 60) * 1000;
   return firstJsonLine<LoadFigures & LoadDetails>(child, 'load generator', limit);
+}
+
+/** CPU time (user + system) a process has used, in milliseconds, from /proc (Linux); null elsewhere. */
+export function cpuMsOf(pid: number): number | null {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** Resident memory of a process in MiB, from /proc (Linux); null elsewhere. */
+export function rssMbOf(pid: number): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 102.4) / 10 : null;
+  } catch {
+    return null;
+  }
 }

@@ -6,6 +6,10 @@ export interface BenchOptions {
   warmupSeconds: number;
   /** Concurrent HTTP connections of the load generator. */
   connections: number;
+  /** Steady request rate of the mixed-load scenarios (webhooks-mixed, soak), per second. */
+  rate: number;
+  /** Seconds of mixed load in the soak scenario. */
+  soakSeconds: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db, Executor } from '../../db/database.ts';
 import type { DeliveryStatus, WebhookAttemptsTable } from '../../db/schema.ts';
+import * as pgBatch from './dispatch.postgres.ts';
 import { enabledEndpointsOf } from './endpoints.repository.ts';
 
 /** The dispatcher's writes around a delivery: fan-out from the outbox, and the attempt records (claims: claim.repository.ts). */
@@ -9,10 +10,9 @@ const INSERT_CHUNK = 500;
 
 /** Turns undispatched events into one delivery per (event, enabled subscribed endpoint). Returns events handled. */
 export async function fanOut(db: Db, postgres: boolean, now: number, batch: number): Promise<number> {
+  if (postgres) return pgBatch.fanOut(db, now, batch);
   return db.transaction().execute(async (trx) => {
-    let q = trx.selectFrom('events').select(['id', 'account_id', 'event_type', 'created_at']).where('dispatched_at', 'is', null).orderBy('id').limit(batch);
-    if (postgres) q = q.forUpdate().skipLocked();
-    const events = await q.execute();
+    const events = await trx.selectFrom('events').select(['id', 'account_id', 'event_type', 'created_at']).where('dispatched_at', 'is', null).orderBy('id').limit(batch).execute();
     if (events.length === 0) return 0;
     const endpoints = await enabledEndpointsOf(trx, [...new Set(events.map((e) => e.account_id))]);
     const subscribed = endpoints.map((e) => ({ ...e, types: new Set(JSON.parse(e.event_types) as string[]) }));
@@ -48,6 +48,8 @@ export interface AttemptRecord {
   responseBody: string | null;
   durationMs: number;
   requestedAt: number;
+  /** Attempts recorded before this one, as seen at the claim. */
+  previousAttempts: number;
 }
 
 export interface AttemptOutcome {

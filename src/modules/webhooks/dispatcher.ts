@@ -30,7 +30,7 @@ export interface DispatcherOptions {
 const FAN_OUT_BATCH = 500;
 const LEASE_MARGIN_MS = 5000;
 /** Claimed ahead per endpoint, in multiples of its concurrency cap (each a queue of slots). */
-const AHEAD = 2;
+const AHEAD = 4;
 
 /**
  * The outbox → receiver pipeline of one process: fans events out into deliveries, claims due
@@ -77,7 +77,7 @@ export class Dispatcher {
     this.#global = options.globalConcurrency ?? 100;
     // A claimed delivery may wait for up to AHEAD attempts of its endpoint before its own.
     this.#leaseMs = (AHEAD + 1) * options.config.webhookTimeoutMs + LEASE_MARGIN_MS;
-    this.#records = new RecordQueue(options.database.db);
+    this.#records = new RecordQueue(options.database.db, options.database.dialect === 'postgres');
     this.#postgres = options.database.dialect === 'postgres';
     this.#sender = createSender({
       allowPrivate: options.config.webhookAllowPrivate,
@@ -250,6 +250,7 @@ export class Dispatcher {
       {
         deliveryId: d.id, accountId: d.account_id, endpointId: d.endpoint_id, trigger: d.next_trigger ?? 'scheduled',
         statusCode: result.statusCode, error: result.error, responseBody: result.responseBody, durationMs: result.durationMs, requestedAt,
+        previousAttempts: d.attempts,
       },
       (attemptNumber, failingSince) => outcomeOf(result, attemptNumber, failingSince, requestedAt, schedule, this.#o.random),
     );

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import * as pgBatch from './dispatch.postgres.ts';
 import * as repo from './dispatch.repository.ts';
 
 const MAX_BATCH = 200;
@@ -12,12 +13,14 @@ const FLUSH_DELAY_MS = 2;
  */
 export class RecordQueue {
   readonly #db: Db;
+  readonly #postgres: boolean;
   readonly #queue: (repo.PendingRecord & { done: (err?: unknown) => void })[] = [];
   #scheduled = false;
   #flushing: Promise<void> | null = null;
 
-  constructor(db: Db) {
+  constructor(db: Db, postgres: boolean) {
     this.#db = db;
+    this.#postgres = postgres;
   }
 
   add(record: repo.AttemptRecord, decide: repo.PendingRecord['decide']): Promise<void> {
@@ -37,11 +40,31 @@ export class RecordQueue {
     while (this.#queue.length) {
       const batch = this.#queue.splice(0, MAX_BATCH);
       try {
-        await repo.recordAttempts(this.#db, batch);
+        await this.#record(batch);
         for (const item of batch) item.done();
       } catch (err) {
         for (const item of batch) item.done(err);
       }
     }
+  }
+
+  /**
+   * On PostgreSQL the common case, successes, is written in one statement; failures (retry
+   * schedule, endpoint failure streak, auto-disable) and any delivery changed since its claim go
+   * the general way, which reads the current state in its transaction first.
+   */
+  async #record(batch: repo.PendingRecord[]): Promise<void> {
+    let rest = batch;
+    if (this.#postgres) {
+      const sent = batch.filter((i) => i.record.error === null);
+      if (sent.length) {
+        const written = await pgBatch.recordSent(this.#db, sent.map(({ record: r }) => ({
+          deliveryId: r.deliveryId, accountId: r.accountId, previousAttempts: r.previousAttempts, trigger: r.trigger,
+          statusCode: r.statusCode, responseBody: r.responseBody, durationMs: r.durationMs, requestedAt: r.requestedAt,
+        })));
+        rest = batch.filter((i) => !written.has(i.record.deliveryId));
+      }
+    }
+    await repo.recordAttempts(this.#db, rest);
   }
 }
