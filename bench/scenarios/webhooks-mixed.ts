@@ -85,7 +85,13 @@ export async function startService(engine: Engine, receiver: Receiver): Promise<
     const url = `${server.url}/api/v1/deals/${seed.dealId}/activities`;
     const first = await fetch(url, { method: 'POST', headers: auth, body: BODY });
     if (first.status !== 201) throw new Error(`API answered ${first.status}: ${await first.text()}`);
-    return { db, server, url, auth, stop: async () => (await server.stop(), await db.drop()) };
+    return {
+      db, server, url, auth,
+      async stop() {
+        await server.stop();
+        await db.drop();
+      },
+    };
   } catch (err) {
     await db.drop();
     throw err;
