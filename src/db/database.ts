@@ -33,20 +33,6 @@ export interface OpenOptions {
   schema?: string;
 }
 
-/** Results remembered for one database, valid while its generation holds. */
-export interface ResultCache {
-  generation(): string;
-  readonly entries: Map<string, { generation: string; value: number }>;
-}
-
-/** The result cache of each SQLite Kysely instance (PostgreSQL ones have none). */
-const resultCaches = new WeakMap<object, ResultCache>();
-
-/** The result cache behind `db`, or undefined where results cannot be cached (PostgreSQL, inside transactions). */
-export function resultCacheOf(db: Executor): ResultCache | undefined {
-  return db.isTransaction ? undefined : resultCaches.get(db);
-}
-
 export function sqlitePath(url: string): string {
   const path = url.slice('sqlite:'.length);
   if (path === ':memory:' || path === '') return ':memory:';
@@ -59,7 +45,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const sqlite = new NodeSqliteDatabase(path);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    resultCaches.set(db, { generation: () => sqlite.generation(), entries: new Map() });
     return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
   }
   const pool = new pg.Pool({

@@ -6,6 +6,8 @@ import * as webhooks from './migrations/2026-11-21T0150_webhooks.ts';
 import * as analytics from './migrations/2026-11-21T0160_analytics.ts';
 import * as funnel from './migrations/2026-11-21T0170_funnel.ts';
 import * as idempotencyCommit from './migrations/2026-11-21T0180_idempotency_commit.ts';
+import * as listCounts from './migrations/2026-11-24T2200_list_counts.ts';
+import * as searchIndex from './migrations/2026-11-24T2210_search_index.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -18,6 +20,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T0160_analytics': analytics,
   '2026-11-21T0170_funnel': funnel,
   '2026-11-21T0180_idempotency_commit': idempotencyCommit,
+  '2026-11-24T2200_list_counts': listCounts,
+  '2026-11-24T2210_search_index': searchIndex,
 };
 
 /** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */

@@ -26,6 +26,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   analytics_daily: AnalyticsDailyTable;
+  list_counts: ListCountsTable;
 }
 
 type Bool = boolean | number;
@@ -292,5 +293,14 @@ export interface AnalyticsDailyTable {
   fact: string;
   day: number;
   dim: number;
+  n: number;
+}
+
+/** Kept list totals per account, list and bucket ('' or 'status:<s>'), in shard rows that readers sum (see the list_counts migration). */
+export interface ListCountsTable {
+  account_id: number;
+  list: 'deals' | 'tickets' | 'contacts' | 'orgs';
+  bucket: string;
+  shard: number;
   n: number;
 }

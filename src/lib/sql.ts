@@ -1,4 +1,4 @@
-import { resultCacheOf, type Executor } from '../db/database.ts';
+import type { Executor } from '../db/database.ts';
 import { PostgresAdapter, sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 /** Escapes LIKE metacharacters (`%`, `_`, `\`) so user text matches literally. */
@@ -22,29 +22,14 @@ export function isUniqueViolation(err: unknown): boolean {
   return typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed');
 }
 
-const COUNT_CACHE_SIZE = 2000;
-
 /**
- * `count(*)` of a filtered query, as a number on both engines. On SQLite, outside transactions,
- * the answer is remembered per query and parameters for as long as the database generation
- * holds (no write by this or any other process since), so paging through a large list counts
- * once instead of once per page. Counting is the costly part of a list: O(matching rows).
+ * `count(*)` of a filtered query, as a number on both engines. Lists call it only for filters
+ * that an index narrows (an org, an owner, a search term, a date range); the whole list and a
+ * status read kept counts instead (list-counts.ts).
  */
 export async function countRows<DB, TB extends keyof DB>(db: Executor, query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
-  const counted = query.select((eb) => eb.fn.countAll<number>().as('n'));
-  const count = async () => Number(((await counted.executeTakeFirstOrThrow()) as { n: number | string }).n);
-  const cache = resultCacheOf(db);
-  if (!cache) return count();
-  const generation = cache.generation();
-  const compiled = counted.compile();
-  const key = compiled.sql + '\u0000' + JSON.stringify(compiled.parameters);
-  const hit = cache.entries.get(key);
-  if (hit && hit.generation === generation) return hit.value;
-  const value = Number(((await db.executeQuery(compiled)).rows[0] as { n: number | string }).n);
-  cache.entries.delete(key);
-  if (cache.entries.size >= COUNT_CACHE_SIZE) cache.entries.delete(cache.entries.keys().next().value!);
-  cache.entries.set(key, { generation, value });
-  return value;
+  const row = (await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()) as { n: number | string };
+  return Number(row.n);
 }
 
 /**

@@ -52,6 +52,7 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   const flushTally = async () => {
     if (!tally) return;
     await writer.addCounts('analytics_daily', ['account_id', 'fact', 'day', 'dim'], tally.takeDaily());
+    await writer.addCounts('list_counts', ['account_id', 'list', 'bucket', 'shard'], tally.takeLists());
   };
   try {
     // Team users by a fixed e-mail: a second seed of the same account reuses them.

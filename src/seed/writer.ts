@@ -19,6 +19,8 @@ export interface BulkWriter {
   close(): Promise<void>;
 }
 
+/** The triggers the seed reproduces (tally.ts), by name; others (search index upkeep) keep running. */
+const REPRODUCED = /^(analytics|list_counts)_/;
 /** Tables whose triggers the seed bypasses (and reproduces) in direct mode. */
 const TRIGGER_TABLES: SeedTable[] = ['deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'orgs', 'contacts'];
 
@@ -110,7 +112,7 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
       // transaction, which no other connection can observe (one writer at a time; readers see the last commit).
       const saved = direct
         ? (db.prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name in (${TRIGGER_TABLES.map(() => '?').join(', ')})`)
-          .all(...TRIGGER_TABLES) as { name: string; sql: string }[])
+          .all(...TRIGGER_TABLES) as { name: string; sql: string }[]).filter((t) => REPRODUCED.test(t.name))
         : [];
       try {
         for (const t of saved) db.exec(`drop trigger ${t.name}`);

@@ -34,6 +34,13 @@ async function normalizedRollups(db: Db, accountId: number): Promise<string[]> {
     .sort();
 }
 
+/** The kept list totals of an account by list and bucket (shards summed). */
+async function listCounts(db: Db, accountId: number): Promise<Record<string, number>> {
+  const rows = await db.selectFrom('list_counts').select(['list', 'bucket', (e) => e.fn.sum<number>('n').as('n')])
+    .where('account_id', '=', accountId).groupBy(['list', 'bucket']).orderBy('list').orderBy('bucket').execute();
+  return Object.fromEntries(rows.map((r) => [`${r.list} ${r.bucket}`, Number(r.n)]));
+}
+
 /** Deals as plain values (no ids), in id order. */
 async function dealValues(db: Db, accountId: number): Promise<string[]> {
   const rows = await db.selectFrom('deals').select(['title', 'status', 'value_cents', 'created_at', 'closed_at', 'lost_reason_code', 'last_activity_at'])
@@ -61,6 +68,8 @@ for (const engine of engines()) {
       const rollups = await normalizedRollups(db, direct);
       assert.ok(rollups.length > 100, 'the seed produced rollups');
       assert.deepEqual(rollups, await normalizedRollups(db, triggered));
+      assert.deepEqual(await listCounts(db, direct), await listCounts(db, triggered));
+      assert.equal((await listCounts(db, direct))['deals '], DEALS);
     });
 
     test('the counts are in proportion and every status history ends at the deal status', async () => {

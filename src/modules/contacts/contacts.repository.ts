@@ -1,7 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ContactsTable } from '../../db/schema.ts';
-import { containsText, countRows } from '../../lib/sql.ts';
+import { keptCount } from '../../lib/list-counts.ts';
+import { countRows } from '../../lib/sql.ts';
+import { matchesText } from '../../lib/text-search.ts';
 
 export type ContactRow = Selectable<ContactsTable>;
 export type ContactSort = 'created_at' | 'updated_at' | 'id';
@@ -18,25 +20,22 @@ export interface ContactOrder {
 }
 
 function filtered(db: Executor, accountId: number, f: ContactFilter) {
-  let query = db.selectFrom('contacts').where('account_id', '=', accountId);
+  let query = db.selectFrom('contacts').where('contacts.account_id', '=', accountId);
   if (f.orgId !== undefined) query = query.where('org_id', '=', f.orgId);
   if (f.emailLc !== undefined) query = query.where('email_lc', '=', f.emailLc);
-  if (f.q) query = query.where((eb) => eb.or([containsText('name_lc', f.q!), containsText('email_lc', f.q!)]));
+  if (f.q) query = query.where(matchesText(db, 'contacts', ['contacts.name_lc', 'contacts.email_lc'], f.q));
   return query;
 }
 
+/** Without a filter the total is the kept count (list_counts); filters count through their index. */
 export async function countContacts(db: Executor, accountId: number, f: ContactFilter): Promise<number> {
+  if (f.orgId === undefined && f.emailLc === undefined && !f.q) return keptCount(db, accountId, 'contacts', ['']);
   return countRows(db, filtered(db, accountId, f));
 }
 
 export function listContacts(db: Executor, accountId: number, f: ContactFilter, order: ContactOrder, limit: number, offset: number): Promise<ContactRow[]> {
-  return filtered(db, accountId, f)
-    .selectAll()
-    .orderBy(order.sort, order.direction)
-    .orderBy('id', order.direction)
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const ids = filtered(db, accountId, f).select('contacts.id').orderBy(order.sort, order.direction).orderBy('id', order.direction).limit(limit).offset(offset);
+  return db.selectFrom('contacts').selectAll().where('contacts.id', 'in', ids).orderBy(order.sort, order.direction).orderBy('id', order.direction).execute();
 }
 
 export function findContact(db: Executor, accountId: number, id: number): Promise<ContactRow | undefined> {

@@ -1,7 +1,9 @@
 import { sql, SqliteAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
-import { codePointOrder, containsText, countRows } from '../../lib/sql.ts';
+import { keptCount } from '../../lib/list-counts.ts';
+import { codePointOrder, countRows } from '../../lib/sql.ts';
+import { matchesText } from '../../lib/text-search.ts';
 
 export type DealRow = Selectable<DealsTable>;
 export type DealSort = 'created_at' | 'updated_at' | 'id' | 'title' | 'status';
@@ -42,7 +44,7 @@ function filtered(db: Executor, accountId: number, f: DealFilter) {
   if (f.orgId !== undefined) query = query.where('deals.org_id', '=', f.orgId);
   if (f.ownerUserId !== undefined) query = query.where('deals.owner_user_id', '=', f.ownerUserId);
   if (f.contactId !== undefined) query = query.where('deals.contact_id', '=', f.contactId);
-  if (f.q) query = query.where(containsText('deals.title_lc', f.q));
+  if (f.q) query = query.where(matchesText(db, 'deals', ['deals.title_lc'], f.q));
   if (f.createdFrom != null) query = query.where('deals.created_at', '>=', f.createdFrom);
   if (f.createdTo != null) query = query.where('deals.created_at', '<=', f.createdTo);
   if (f.updatedFrom != null) query = query.where('deals.updated_at', '>=', f.updatedFrom);
@@ -50,20 +52,22 @@ function filtered(db: Executor, accountId: number, f: DealFilter) {
   return query;
 }
 
+/** The whole list and a status are kept counts (list_counts); any other filter counts through its index. */
 export async function countDeals(db: Executor, accountId: number, f: DealFilter): Promise<number> {
+  const { status, ...rest } = f;
+  if (Object.values(rest).every((v) => v === undefined || v === null || v === '')) {
+    return keptCount(db, accountId, 'deals', [status ? `status:${status}` : '']);
+  }
   return countRows(db, filtered(db, accountId, f));
 }
 
 export function listDeals(
   db: Executor, accountId: number, f: DealFilter, sort: DealSort, direction: Direction, limit: number, offset: number,
 ): Promise<DealRow[]> {
-  return filtered(db, accountId, f)
-    .selectAll('deals')
-    .orderBy(sortExpression(db, sort), direction)
-    .orderBy('deals.id', direction)
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  // The page's ids first, from the index alone (the offset skips index entries, not rows), then those rows.
+  const ids = filtered(db, accountId, f).select('deals.id').orderBy(sortExpression(db, sort), direction).orderBy('deals.id', direction).limit(limit).offset(offset);
+  return db.selectFrom('deals').selectAll('deals').where('deals.id', 'in', ids)
+    .orderBy(sortExpression(db, sort), direction).orderBy('deals.id', direction).execute();
 }
 
 function searched(db: Executor, accountId: number, s: DealSearch) {
@@ -85,7 +89,8 @@ export async function countSearch(db: Executor, accountId: number, s: DealSearch
 }
 
 export function searchDeals(db: Executor, accountId: number, s: DealSearch, limit: number, offset: number): Promise<DealRow[]> {
-  return searched(db, accountId, s).selectAll('deals').orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').limit(limit).offset(offset).execute();
+  const ids = searched(db, accountId, s).select('deals.id').orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').limit(limit).offset(offset);
+  return db.selectFrom('deals').selectAll('deals').where('deals.id', 'in', ids).orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').execute();
 }
 
 /** `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */

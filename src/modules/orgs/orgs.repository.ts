@@ -1,6 +1,8 @@
 import type { Executor } from '../../db/database.ts';
 import type { OrgsTable } from '../../db/schema.ts';
-import { containsText, countRows } from '../../lib/sql.ts';
+import { keptCount } from '../../lib/list-counts.ts';
+import { countRows } from '../../lib/sql.ts';
+import { matchesText } from '../../lib/text-search.ts';
 import type { Selectable } from 'kysely';
 
 export type OrgRow = Selectable<OrgsTable>;
@@ -10,17 +12,20 @@ export interface OrgFilter {
 }
 
 function filtered(db: Executor, accountId: number, f: OrgFilter) {
-  let query = db.selectFrom('orgs').where('account_id', '=', accountId);
-  if (f.q) query = query.where((eb) => eb.or([containsText('name_lc', f.q!), containsText('domain', f.q!)]));
+  let query = db.selectFrom('orgs').where('orgs.account_id', '=', accountId);
+  if (f.q) query = query.where(matchesText(db, 'orgs', ['orgs.name_lc', 'orgs.domain'], f.q));
   return query;
 }
 
+/** Without a search term the total is the kept count (list_counts). */
 export async function countOrgs(db: Executor, accountId: number, f: OrgFilter): Promise<number> {
+  if (!f.q) return keptCount(db, accountId, 'orgs', ['']);
   return countRows(db, filtered(db, accountId, f));
 }
 
 export function listOrgs(db: Executor, accountId: number, f: OrgFilter, limit: number, offset: number): Promise<OrgRow[]> {
-  return filtered(db, accountId, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  const ids = filtered(db, accountId, f).select('orgs.id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+  return db.selectFrom('orgs').selectAll().where('orgs.id', 'in', ids).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
 export function findOrg(db: Executor, accountId: number, id: number): Promise<OrgRow | undefined> {

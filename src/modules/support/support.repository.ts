@@ -1,7 +1,9 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
-import { codePointOrder, containsText, countRows, lockedForUpdate } from '../../lib/sql.ts';
+import { keptCount } from '../../lib/list-counts.ts';
+import { codePointOrder, countRows, lockedForUpdate } from '../../lib/sql.ts';
+import { matchesText } from '../../lib/text-search.ts';
 
 export type TicketRow = Selectable<TicketsTable>;
 export type LogRow = Selectable<SupportLogsTable>;
@@ -20,18 +22,23 @@ export interface TicketFilter {
 export type Direction = 'asc' | 'desc';
 
 function filtered(db: Executor, accountId: number, f: TicketFilter) {
-  let query = db.selectFrom('tickets').where('account_id', '=', accountId);
+  let query = db.selectFrom('tickets').where('tickets.account_id', '=', accountId);
   if (f.statuses) query = query.where('status', 'in', f.statuses);
   if (f.orgId !== undefined) query = query.where('org_id', '=', f.orgId);
   if (f.ownerUserId !== undefined) query = query.where('owner_user_id', '=', f.ownerUserId);
   if (f.contactId !== undefined) query = query.where('contact_id', '=', f.contactId);
-  if (f.q) query = query.where(containsText('title_lc', f.q));
+  if (f.q) query = query.where(matchesText(db, 'tickets', ['tickets.title_lc'], f.q));
   if (f.createdFrom != null) query = query.where('created_at', '>=', f.createdFrom);
   if (f.createdTo != null) query = query.where('created_at', '<=', f.createdTo);
   return query;
 }
 
+/** The whole list and any set of statuses (open_only included) are kept counts (list_counts); other filters count through their index. */
 export async function countTickets(db: Executor, accountId: number, f: TicketFilter): Promise<number> {
+  const { statuses, ...rest } = f;
+  if (Object.values(rest).every((v) => v === undefined || v === null || v === '')) {
+    return keptCount(db, accountId, 'tickets', statuses ? statuses.map((s) => `status:${s}`) : ['']);
+  }
   return countRows(db, filtered(db, accountId, f));
 }
 
@@ -43,9 +50,12 @@ function sortKey(db: Executor, sort: string) {
 }
 
 export function listTickets(db: Executor, accountId: number, f: TicketFilter, sort: string, dir: Direction, limit: number, offset: number): Promise<TicketRow[]> {
-  let query = filtered(db, accountId, f).selectAll().orderBy(sortKey(db, sort), dir);
-  if (sort !== 'id') query = query.orderBy('id', dir);
-  return query.limit(limit).offset(offset).execute();
+  // The page's ids first, from the index alone, then those rows (deep pages skip index entries, not rows).
+  let ids = filtered(db, accountId, f).select('tickets.id').orderBy(sortKey(db, sort), dir);
+  if (sort !== 'id') ids = ids.orderBy('tickets.id', dir);
+  let rows = db.selectFrom('tickets').selectAll().where('tickets.id', 'in', ids.limit(limit).offset(offset)).orderBy(sortKey(db, sort), dir);
+  if (sort !== 'id') rows = rows.orderBy('tickets.id', dir);
+  return rows.execute();
 }
 
 export function findTicket(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<TicketRow | undefined> {

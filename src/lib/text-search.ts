@@ -1,0 +1,25 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { containsText, isPostgres } from './sql.ts';
+
+/** Tables with a substring search index (see the search_index migration): SQLite's FTS5 table is `<table>_search`. */
+export type SearchedTable = 'deals' | 'tickets' | 'orgs' | 'contacts';
+
+/** Trigram indexes match terms of at least this many characters; shorter ones are a scan of the account's rows. */
+export const MIN_INDEXED_TERM = 3;
+
+/**
+ * `q` as a case-insensitive, literal substring of any of `columns` (lower-cased columns,
+ * `q` lower-cased here), served by a trigram index. On PostgreSQL the `LIKE` itself is what
+ * the pg_trgm GIN indexes answer. On SQLite the FTS5 trigram table yields the candidate rows
+ * (every row holding all of the term's trigrams in a row) and the same `LIKE` keeps the exact
+ * matches, so the answer is the plain scan's answer on both engines, only found through an
+ * index. Terms under three characters have no trigram to look up: they scan.
+ */
+export function matchesText(db: { getExecutor(): { adapter: unknown } }, table: SearchedTable, columns: string[], q: string): Expression<SqlBool> {
+  const exact = sql<SqlBool>`(${sql.join(columns.map((c) => containsText(c, q)), sql` or `)})`;
+  const lowered = q.toLowerCase();
+  if (isPostgres(db) || [...lowered].length < MIN_INDEXED_TERM) return exact;
+  const phrase = '"' + lowered.replaceAll('"', '""') + '"';
+  const index = sql.table(`${table}_search`);
+  return sql<SqlBool>`(${sql.ref(`${table}.id`)} in (select rowid from ${index} where ${index} match ${phrase}) and ${exact})`;
+}
