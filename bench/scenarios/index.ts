@@ -4,6 +4,7 @@ import * as dealActivities from './deal-activities.ts';
 import * as analytics from './analytics.ts';
 import * as webhooks from './webhooks.ts';
 import * as webhooksMixed from './webhooks-mixed.ts';
+import * as scale from './scale.ts';
 
 /** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
-export const scenarios: Scenario[] = [dealsList, dealActivities, analytics, webhooks, webhooksMixed];
+export const scenarios: Scenario[] = [dealsList, dealActivities, analytics, webhooks, webhooksMixed, scale];

@@ -108,5 +108,19 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   } finally {
     await writer.close();
   }
+  await refreshStatistics(handle);
+  log(`seed: planner statistics refreshed, ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return counts;
+}
+
+const SEEDED_TABLES = ['users', 'orgs', 'contacts', 'deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'analytics_daily', 'list_counts'];
+
+/**
+ * After a bulk load the planners need fresh statistics to pick the right index (SQLite has none
+ * until ANALYZE runs), and PostgreSQL's visibility map must cover the new pages for lists to read
+ * their page ids from the index alone: VACUUM (ANALYZE) does both, without blocking writers.
+ */
+async function refreshStatistics(handle: DatabaseHandle): Promise<void> {
+  if (handle.dialect === 'postgres') await handle.pool!.query(`vacuum (analyze) ${SEEDED_TABLES.join(', ')}`);
+  else handle.sqlite!.raw.exec('analyze');
 }

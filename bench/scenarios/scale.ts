@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { systemClock } from '../../src/lib/clock.ts';
+import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { seedAccount } from '../../src/seed/seed.ts';
+import { createScratchDatabase, postgresBaseUrl, type Engine } from '../lib/deal-data.ts';
+import { log } from '../lib/processes.ts';
+import type { BenchOptions } from '../lib/types.ts';
+import { concurrent, sequential, startServer, type Timing } from '../scale/measure.ts';
+import { ANALYTICS, ROUTES, sampleAccount, type AccountSample } from '../scale/routes.ts';
+
+export const name = 'scale';
+export const description =
+  'Every list and search route, writes with 32 writers and the analytics endpoints, on accounts of 10k, 100k (and 1M) deals made by custops seed, ' +
+  'side by side in one database, on SQLite and PostgreSQL; single requests, p50/p99 per size and the ratio of the largest to the smallest. ' +
+  'Sizes: BENCH_SCALE_SIZES (default 10000,100000; add 1000000 for the full curve, about 10 minutes of seeding per engine on a quiet machine).';
+
+const REQUESTS = Number(process.env.BENCH_SCALE_REQUESTS ?? 40);
+const WRITES = Number(process.env.BENCH_SCALE_WRITES ?? 256);
+
+function sizes(): number[] {
+  const list = (process.env.BENCH_SCALE_SIZES ?? '10000,100000').split(',').map((s) => Number(s.trim()));
+  if (list.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('BENCH_SCALE_SIZES must be a comma-separated list of deal counts');
+  return list.sort((a, b) => a - b);
+}
+
+type Curve = Record<string, Timing & { req_per_s?: number }>;
+
+async function runEngine(engine: Engine, sizeList: number[]) {
+  const scratch = await createScratchDatabase(engine);
+  try {
+    const samples: AccountSample[] = [];
+    const seeding: Record<string, number> = {};
+    for (const size of sizeList) {
+      const deps = { db: scratch.handle.db, clock: systemClock };
+      const { account } = await createAccount(deps, { name: `Scale ${size}` });
+      const key = await createApiKey(deps, { accountId: account.id, name: 'bench', scopes: ['*'], rateLimitPerMinute: 1_000_000_000 });
+      const started = performance.now();
+      await seedAccount(scratch.handle, systemClock, { accountId: account.id, deals: size, seed: 1, progress: (l) => (l.endsWith('%)') ? undefined : log(`${engine} ${size}: ${l}`)) });
+      seeding[String(size)] = Math.round((performance.now() - started) / 100) / 10;
+      log(`${engine}: ${size.toLocaleString('en')} deals seeded in ${seeding[String(size)]} s`);
+      samples.push(await sampleAccount(scratch.handle, account.id, key.secret));
+    }
+    const server = await startServer({
+      DATABASE_URL: scratch.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
+      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: scratch.dir,
+    });
+    const routes: Record<string, Curve> = {};
+    const rss: Record<string, number> = {};
+    try {
+      for (const [k, s] of samples.entries()) {
+        const size = String(sizeList[k]);
+        for (const route of [...ROUTES, ...ANALYTICS]) {
+          (routes[route.name] ??= {})[size] = await sequential(server.url, s.key, (i) => route.path(s, i), route.name.startsWith('GET /analytics') ? 10 : REQUESTS);
+        }
+        const deal = (i: number) => s.dealIds[(i * 31) % s.dealIds.length];
+        (routes['POST /deals/{id}/activities (32 writers)'] ??= {})[size] = await concurrent(server.url, s.key, 32, WRITES, (i) => ({
+          method: 'POST', path: `/deals/${deal(i)}/activities`, body: { source_app: 'bench', message: `Scale note ${i}`, activity_kind: 'call' },
+        }));
+        const statuses = ['qualified', 'proposal', 'negotiation', 'won', 'lost', 'new'];
+        (routes['PATCH /deals/{id} status (32 writers)'] ??= {})[size] = await concurrent(server.url, s.key, 32, WRITES, (i) => ({
+          method: 'PATCH', path: `/deals/${deal(i + 7)}`, body: { status: statuses[i % statuses.length] },
+        }));
+        rss[size] = server.rssMb();
+        log(`${engine}: ${size} measured, server RSS ${rss[size]} MB`);
+      }
+    } finally {
+      await server.stop();
+    }
+    const small = String(sizeList[0]);
+    const large = String(sizeList[sizeList.length - 1]);
+    const ratios = Object.fromEntries(Object.entries(routes).map(([route, curve]) => [route, Math.round((curve[large].p50_ms / curve[small].p50_ms) * 100) / 100]));
+    return { seeding_s: seeding, routes, [`p50_ratio_${large}_vs_${small}`]: ratios, rss_mb_after_each_size: rss };
+  } finally {
+    await scratch.drop();
+  }
+}
+
+/** A plain-text table of the p50 curve, for people (stderr). */
+function table(engine: string, sizeList: number[], routes: Record<string, Curve>): void {
+  log(`${engine}: p50 ms (p99) per account size`);
+  for (const [route, curve] of Object.entries(routes)) {
+    log(`  ${route.padEnd(52)} ${sizeList.map((s) => `${curve[String(s)].p50_ms} (${curve[String(s)].p99_ms})`.padStart(16)).join('')}`);
+  }
+}
+
+export async function run(_options: BenchOptions): Promise<void> {
+  const sizeList = sizes();
+  const engines: Engine[] = postgresBaseUrl() ? ['sqlite', 'postgres'] : ['sqlite'];
+  const result: Record<string, unknown> = { scenario: name, sizes: sizeList, requests_per_route: REQUESTS, writes: WRITES };
+  for (const engine of engines) {
+    const figures = await runEngine(engine, sizeList);
+    table(engine, sizeList, figures.routes);
+    result[engine] = figures;
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+}
