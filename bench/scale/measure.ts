@@ -65,7 +65,10 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<ScaleServer> 
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => (lines.close(), resolve((JSON.parse(line) as { url: string }).url)));
+    lines.once('line', (line) => {
+      lines.close();
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   // Under taskset the child is taskset's exec'd image, so its pid is the node process.

@@ -67,7 +67,7 @@ export const ROUTES: Route[] = [
   { name: 'GET /support/tickets', path: () => '/support/tickets' },
   { name: 'GET /support/tickets?open_only=1', path: (_s, i) => `/support/tickets?open_only=1&page=${1 + (i % 40)}` },
   { name: 'GET /support/tickets?status=closed&sort=title', path: (_s, i) => `/support/tickets?status=closed&sort=title&page=${1 + ((i * 11) % 400)}` },
-  { name: 'GET /support/tickets?q', path: (s, i) => `/support/tickets?q=${['invoice', 'sso log', 'webhook', 'admin', 'vat', 'crash', 'import'][i % 7]}` },
+  { name: 'GET /support/tickets?q', path: (_s, i) => `/support/tickets?q=${['invoice', 'sso log', 'webhook', 'admin', 'vat', 'crash', 'import'][i % 7]}` },
   { name: 'GET /support/tickets/{id}/logs', path: (s, i) => `/support/tickets/${at(s.ticketIds, i)}/logs` },
   { name: 'GET /users', path: () => '/users' },
   { name: 'GET /activity', path: (_s, i) => `/activity?page=${1 + (i % 20)}` },

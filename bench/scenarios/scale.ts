@@ -36,7 +36,7 @@ async function runEngine(engine: Engine, sizeList: number[]) {
       const { account } = await createAccount(deps, { name: `Scale ${size}` });
       const key = await createApiKey(deps, { accountId: account.id, name: 'bench', scopes: ['*'], rateLimitPerMinute: 1_000_000_000 });
       const started = performance.now();
-      await seedAccount(scratch.handle, systemClock, { accountId: account.id, deals: size, seed: 1, progress: (l) => (l.endsWith('%)') ? undefined : log(`${engine} ${size}: ${l}`)) });
+      await seedAccount(scratch.handle, systemClock, { accountId: account.id, deals: size, seed: 1, progress: (l) => log(`${engine} ${size}: ${l}`) });
       seeding[String(size)] = Math.round((performance.now() - started) / 100) / 10;
       log(`${engine}: ${size.toLocaleString('en')} deals seeded in ${seeding[String(size)]} s`);
       samples.push(await sampleAccount(scratch.handle, account.id, key.secret));
@@ -46,21 +46,25 @@ async function runEngine(engine: Engine, sizeList: number[]) {
       CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: scratch.dir,
     });
     const routes: Record<string, Curve> = {};
+    const record = (route: string, size: string, t: Curve[string]) => {
+      routes[route] ??= {};
+      routes[route][size] = t;
+    };
     const rss: Record<string, number> = {};
     try {
       for (const [k, s] of samples.entries()) {
         const size = String(sizeList[k]);
         for (const route of [...ROUTES, ...ANALYTICS]) {
-          (routes[route.name] ??= {})[size] = await sequential(server.url, s.key, (i) => route.path(s, i), route.name.startsWith('GET /analytics') ? 10 : REQUESTS);
+          record(route.name, size, await sequential(server.url, s.key, (i) => route.path(s, i), route.name.startsWith('GET /analytics') ? 10 : REQUESTS));
         }
         const deal = (i: number) => s.dealIds[(i * 31) % s.dealIds.length];
-        (routes['POST /deals/{id}/activities (32 writers)'] ??= {})[size] = await concurrent(server.url, s.key, 32, WRITES, (i) => ({
+        record('POST /deals/{id}/activities (32 writers)', size, await concurrent(server.url, s.key, 32, WRITES, (i) => ({
           method: 'POST', path: `/deals/${deal(i)}/activities`, body: { source_app: 'bench', message: `Scale note ${i}`, activity_kind: 'call' },
-        }));
+        })));
         const statuses = ['qualified', 'proposal', 'negotiation', 'won', 'lost', 'new'];
-        (routes['PATCH /deals/{id} status (32 writers)'] ??= {})[size] = await concurrent(server.url, s.key, 32, WRITES, (i) => ({
+        record('PATCH /deals/{id} status (32 writers)', size, await concurrent(server.url, s.key, 32, WRITES, (i) => ({
           method: 'PATCH', path: `/deals/${deal(i + 7)}`, body: { status: statuses[i % statuses.length] },
-        }));
+        })));
         rss[size] = server.rssMb();
         log(`${engine}: ${size} measured, server RSS ${rss[size]} MB`);
       }

@@ -27,7 +27,7 @@ export function isUniqueViolation(err: unknown): boolean {
  * that an index narrows (an org, an owner, a search term, a date range); the whole list and a
  * status read kept counts instead (list-counts.ts).
  */
-export async function countRows<DB, TB extends keyof DB>(db: Executor, query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
+export async function countRows<DB, TB extends keyof DB>(_db: Executor, query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
   const row = (await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()) as { n: number | string };
   return Number(row.n);
 }

@@ -77,7 +77,10 @@ for (const engine of engines()) {
       servers = await Promise.all([serve(env), serve(env)]);
     });
     after(async () => {
-      await Promise.all(servers.map((s) => new Promise((resolve) => (s.child.once('exit', resolve), s.child.kill('SIGTERM')))));
+      await Promise.all(servers.map((s) => new Promise((resolve) => {
+        s.child.once('exit', resolve);
+        s.child.kill('SIGTERM');
+      })));
       await t.drop();
       rmSync(dir, { recursive: true, force: true });
     });
@@ -92,7 +95,10 @@ for (const engine of engines()) {
       const json = (await res.json()) as Record<string, any>;
       // SQLite: a deferred write transaction that cannot take the write lock from another process fails at once
       // ("database is locked", a 500) and rolls back; the totals must stay exact all the same.
-      if (tolerateBusy && engine === 'sqlite' && res.status === 500) return (refused++, json);
+      if (tolerateBusy && engine === 'sqlite' && res.status === 500) {
+        refused++;
+        return json;
+      }
       assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
