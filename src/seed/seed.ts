@@ -45,13 +45,18 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   const started = performance.now();
   const insert = async (table: SeedTable, rows: Row[], returning = false) => {
     counts[table] += rows.length;
+    const t0 = performance.now();
     const ids = await writer.insert(table, rows, returning);
+    if (process.env.SEED_DEBUG) log(`  ${table} ${rows.length} rows ${(performance.now() - t0).toFixed(0)} ms`);
     // Ids come from a sequence in insertion order; sorted, they line up with the rows whatever order RETURNING used.
     return ids.sort((a, b) => a - b);
   };
   const flushTally = async () => {
     if (!tally) return;
-    await writer.addCounts('analytics_daily', ['account_id', 'fact', 'day', 'dim'], tally.takeDaily());
+    const t0 = performance.now();
+    const daily = tally.takeDaily();
+    await writer.addCounts('analytics_daily', ['account_id', 'fact', 'day', 'dim'], daily);
+    if (process.env.SEED_DEBUG) log(`  analytics_daily ${daily.length} rows ${(performance.now() - t0).toFixed(0)} ms`);
     await writer.addCounts('list_counts', ['account_id', 'list', 'bucket', 'shard'], tally.takeLists());
   };
   try {

@@ -46,6 +46,10 @@ async function postgresWriter(client: pg.PoolClient, mode: 'direct' | 'triggers'
         // Replica mode skips user triggers and foreign-key checks for this transaction only: the rows are
         // generated consistent, and the rollups the triggers would write are written by the seed itself.
         if (direct) await client.query('set local session_replication_role = replica');
+        // A large pending list lets trigram (GIN) inserts append instead of merging into the index on every
+        // few thousand rows; the VACUUM at the end of the seed merges it once. A batch's commit need not wait
+        // for its WAL flush: a crash loses at most the last batches, each whole or absent.
+        await client.query(`set local gin_pending_list_limit = '64MB'; set local synchronous_commit = off`);
         const result = await fn();
         await client.query('commit');
         return result;

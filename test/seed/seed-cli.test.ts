@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { main } from '../../src/cli/main.ts';
 import { tableCounts } from '../helpers/counts.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 
@@ -35,10 +36,14 @@ for (const engine of engines()) {
     for (const [name, args, message] of cases) {
       test(`${name}: one line on stderr, exit 2, nothing written`, async () => {
         const before = await tableCounts(t.handle.db);
-        const run = spawnSync(NODE, ['bin/custops.js', 'seed', ...args(accountId)], {
-          env: { ...process.env, DATABASE_URL: t.url, CUSTOPS_DATA_DIR: dir, LOG_LEVEL: 'silent' },
-          encoding: 'utf8',
+        // In process through main() (the command's logic, output and exit code), as the CLI suite runs commands.
+        let stdout = '';
+        let stderr = '';
+        const status = await main(['seed', ...args(accountId)], { ...process.env, DATABASE_URL: t.url, CUSTOPS_DATA_DIR: dir, LOG_LEVEL: 'silent' }, {
+          out: (l) => (stdout += l + '\n'),
+          err: (l) => (stderr += l + '\n'),
         });
+        const run = { status, stdout, stderr };
         assert.equal(run.status, 2, run.stderr);
         assert.equal(run.stdout, '');
         const lines = run.stderr.split('\n').filter((l) => l !== '');
@@ -48,7 +53,7 @@ for (const engine of engines()) {
       });
     }
 
-    test('a good run prints one JSON line of counts', async () => {
+    test('a good run (a real process) prints one JSON line of counts', async () => {
       const run = spawnSync(NODE, ['bin/custops.js', 'seed', '--account', String(accountId), '--deals', '50', '--seed', '4'], {
         env: { ...process.env, DATABASE_URL: t.url, CUSTOPS_DATA_DIR: dir, LOG_LEVEL: 'silent' },
         encoding: 'utf8',
