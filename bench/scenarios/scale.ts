@@ -8,6 +8,7 @@ import { log } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
 import { concurrent, sequential, startServer, type Timing } from '../scale/measure.ts';
 import { ANALYTICS, ROUTES, sampleAccount, type AccountSample } from '../scale/routes.ts';
+import { storageMb } from '../scale/sizes.ts';
 
 export const name = 'scale';
 export const description =
@@ -74,7 +75,7 @@ async function runEngine(engine: Engine, sizeList: number[]) {
     const small = String(sizeList[0]);
     const large = String(sizeList[sizeList.length - 1]);
     const ratios = Object.fromEntries(Object.entries(routes).map(([route, curve]) => [route, Math.round((curve[large].p50_ms / curve[small].p50_ms) * 100) / 100]));
-    return { seeding_s: seeding, routes, [`p50_ratio_${large}_vs_${small}`]: ratios, rss_mb_after_each_size: rss };
+    return { seeding_s: seeding, routes, [`p50_ratio_${large}_vs_${small}`]: ratios, rss_mb_after_each_size: rss, storage_mb: await storageMb(scratch.handle) };
   } finally {
     await scratch.drop();
   }

@@ -34,7 +34,8 @@ function isSqlite(db: Executor): boolean {
 /** Text sorts compare code points on both engines (case-insensitively for titles). */
 function sortExpression(db: Executor, sort: DealSort) {
   if (sort === 'title') return codePointOrder(db, 'deals.title_lc');
-  if (sort === 'status') return codePointOrder(db, 'deals.status');
+  // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
+  if (sort === 'status') return sql.ref('deals.status');
   return sql.ref(`deals.${sort}`);
 }
 

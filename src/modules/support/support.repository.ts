@@ -45,7 +45,8 @@ export async function countTickets(db: Executor, accountId: number, f: TicketFil
 /** Text sorts compare code points on both engines (case-insensitively for titles). */
 function sortKey(db: Executor, sort: string) {
   if (sort === 'title') return codePointOrder(db, 'title_lc');
-  if (sort === 'status') return codePointOrder(db, 'status');
+  // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
+  if (sort === 'status') return sql.ref('status');
   return sql.ref(sort);
 }
 
