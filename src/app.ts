@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { authPlugin } from './http/auth.ts';
+import { KeyCache } from './modules/api-keys/key-cache.ts';
 import { tooDeepField } from './lib/metadata.ts';
 import { AppError } from './lib/errors.ts';
 import { textGuardPlugin } from './http/text-guard.ts';
@@ -112,7 +113,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   registerErrorHandling(app, routePatterns);
   decorateRouteSchemas(app);
   await registerOpenApi(app, VERSION);
-  await app.register(authPlugin, { db: deps.database.db, clock, store, defaultRateLimit: config.rateLimitPerMinute });
+  const keys = new KeyCache(deps.database, app.log);
+  app.addHook('onClose', () => keys.close());
+  await app.register(authPlugin, { db: deps.database.db, keys, clock, store, defaultRateLimit: config.rateLimitPerMinute });
   await app.register(textGuardPlugin);
   await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours, secretKey: config.secretKey });
 

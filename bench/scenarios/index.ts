@@ -5,6 +5,7 @@ import * as analytics from './analytics.ts';
 import * as webhooks from './webhooks.ts';
 import * as webhooksMixed from './webhooks-mixed.ts';
 import * as scale from './scale.ts';
+import * as soak from './soak.ts';
 
 /** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
-export const scenarios: Scenario[] = [dealsList, dealActivities, analytics, webhooks, webhooksMixed, scale];
+export const scenarios: Scenario[] = [dealsList, dealActivities, analytics, webhooks, webhooksMixed, scale, soak];

@@ -27,6 +27,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   analytics_daily: AnalyticsDailyTable;
   list_counts: ListCountsTable;
+  auth_changes: AuthChangesTable;
 }
 
 type Bool = boolean | number;
@@ -49,6 +50,12 @@ export interface UsersTable {
   password_hash: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** One row (id 1): incremented by every revocation, so key caches in every process know to drop. */
+export interface AuthChangesTable {
+  id: number;
+  version: number;
 }
 
 export interface ApiKeysTable {

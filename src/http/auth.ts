@@ -4,13 +4,16 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
 import { hmacSha256Hex, safeEqual, sha256Hex } from '../lib/crypto.ts';
-import { findKeyByHash, touchKey } from '../modules/api-keys/api-keys.repository.ts';
+import { touchKey } from '../modules/api-keys/api-keys.repository.ts';
+import type { KeyCache } from '../modules/api-keys/key-cache.ts';
 import { grantsAny, parseStoredScopes, satisfyingScopes } from '../modules/api-keys/scopes.ts';
 import type { RateLimitStore } from './rate-limit.ts';
 import type { App } from './types.ts';
 
 export interface AuthOptions {
   db: Db;
+  /** API keys by secret hash, without a database round trip per request (revocations invalidate it in every process). */
+  keys: KeyCache;
   clock: Clock;
   store: RateLimitStore;
   defaultRateLimit: number;
@@ -46,7 +49,7 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
     const secret = readBearer(request.headers.authorization);
     if (!secret) throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
     const secretHash = sha256Hex(secret);
-    const key = await findKeyByHash(opts.db, secretHash);
+    const key = await opts.keys.find(secretHash);
     if (!key || key.revoked_at !== null) throw new AppError('unauthorized', 'The API key is invalid or revoked.');
     request.auth = {
       accountId: Number(key.account_id),
