@@ -16,9 +16,17 @@ export function insertKey(
   return db.insertInto('api_keys').values(row).returning(['id']).executeTakeFirstOrThrow();
 }
 
-/** Revokes the key and, in the same transaction, tells every process's key cache (key-cache.ts). */
+/**
+ * Revokes the key and, in the same transaction, tells every process's key cache (key-cache.ts).
+ * Outside a transaction it also waits for the caches to drop it (awaitKeyCaches); a caller that
+ * passes its own transaction calls that after its commit.
+ */
 export async function revokeKey(db: Executor, id: number, at: number): Promise<boolean> {
-  if (!db.isTransaction) return db.transaction().execute((trx) => revokeKey(trx, id, at));
+  if (!db.isTransaction) {
+    const revoked = await db.transaction().execute((trx) => revokeKey(trx, id, at));
+    if (revoked) await awaitKeyCaches(db);
+    return revoked;
+  }
   const r = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
   if (Number(r.numUpdatedRows) > 0) await markAuthChanged(db);
   return Number(r.numUpdatedRows) > 0;
@@ -34,6 +42,26 @@ export async function touchKey(db: Executor, id: number, at: number): Promise<vo
 
 /** The PostgreSQL channel a revocation notifies (on commit), so every process drops its key cache. */
 export const AUTH_CHANNEL = 'custops_auth';
+/** The advisory lock every live PostgreSQL key cache holds shared ("auth" in ASCII). */
+export const AUTH_LOCK = 0x61757468;
+const AWAIT_CACHES_TIMEOUT = '5s';
+
+/**
+ * PostgreSQL, after a committed revocation: waits until every process's key cache has dropped
+ * its keys (each lets go of its shared AUTH_LOCK once it has; this takes it exclusively, for an
+ * instant). A process too stuck to answer within the time-out drops its keys when it reads the
+ * notification; the revocation itself is committed either way, so the time-out is not an error.
+ */
+export async function awaitKeyCaches(db: Executor): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await sql.raw(`set local lock_timeout = '${AWAIT_CACHES_TIMEOUT}'`).execute(trx);
+      await sql`select pg_advisory_xact_lock(${AUTH_LOCK})`.execute(trx);
+    })
+    .catch(() => {});
+}
 /**
  * Marks a change to who may authenticate, inside the transaction that makes it: the version row
  * moves (SQLite processes compare it on every request) and, on PostgreSQL, a NOTIFY reaches every

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { DatabaseHandle } from '../../db/database.ts';
-import { AUTH_CHANNEL, findKeyByHash } from './api-keys.repository.ts';
+import { AUTH_CHANNEL, AUTH_LOCK, findKeyByHash } from './api-keys.repository.ts';
 
 export type KeyRow = NonNullable<Awaited<ReturnType<typeof findKeyByHash>>>;
 
@@ -14,9 +14,12 @@ const RELISTEN_AFTER_MS = 1000;
  * the moment that change is visible.
  * - SQLite: each lookup first reads the version row through the process's own connection (an
  *   in-process B-tree read, no round trip); a moved version empties the cache.
- * - PostgreSQL: a LISTEN connection empties the cache on each notification. While it is not
- *   listening (starting, or reconnecting after the database went away) nothing is served from
- *   the cache: every lookup reads the row, as without a cache.
+ * - PostgreSQL: a LISTEN connection empties the cache on each notification. The same connection
+ *   holds a shared advisory lock while the cache is live, and lets go of it once it has emptied
+ *   the cache for a notification; the revoker, after its commit, waits to take that lock
+ *   exclusively (`awaitKeyCaches`), so it returns only when every live cache has dropped the
+ *   key. While not listening (starting, or reconnecting after the database went away) nothing
+ *   is served from the cache: every lookup reads the row, as without a cache.
  * Unknown and revoked keys are never cached (a guessed key cannot fill memory; a revoked one is
  * refused from the row).
  */
@@ -119,11 +122,17 @@ export class KeyCache {
           c.release(err ?? true);
           again();
         };
-        c.on('notification', () => this.#drop());
+        c.on('notification', () => {
+          this.#drop();
+          // Tell the revoker this process has dropped its keys: let go of the shared lock it waits to take
+          // exclusively, and queue for it again (granted once the revoker is through).
+          c.query('select pg_advisory_unlock_shared($1), pg_advisory_lock_shared($1)', [AUTH_LOCK]).catch((err: Error) => lost(err));
+        });
         c.on('error', lost);
         c.on('end', () => lost());
         try {
           await c.query(`listen ${AUTH_CHANNEL}`);
+          await c.query('select pg_advisory_lock_shared($1)', [AUTH_LOCK]);
         } catch (err) {
           c.release(err as Error);
           again();
