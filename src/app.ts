@@ -9,15 +9,19 @@ import { KeyCache } from './modules/api-keys/key-cache.ts';
 import { tooDeepField } from './lib/metadata.ts';
 import { AppError } from './lib/errors.ts';
 import { textGuardPlugin } from './http/text-guard.ts';
-import { collectRoutePatterns, registerErrorHandling } from './http/errors.ts';
+import { collectRoutePatterns, errorBody, registerErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.ts';
 import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.ts';
-import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit.ts';
+import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.ts';
+import { RedisRateLimitStore } from './http/rate-limit-redis.ts';
 import { ErrorResponse, PaginationSchema } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import type { ModuleDeps } from './http/deps.ts';
 import { idempotencyPlugin } from './modules/idempotency/idempotency.plugin.ts';
 import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
+import { createDependencyRegistry } from './modules/meta/dependencies.ts';
+import { metricsAccess } from './modules/meta/metrics-access.ts';
 import { registerOrgRoutes, orgSchemas } from './modules/orgs/orgs.routes.ts';
 import { registerUserRoutes, userSchemas } from './modules/users/users.routes.ts';
 import { registerContactRoutes, contactSchemas } from './modules/contacts/contacts.routes.ts';
@@ -53,16 +57,29 @@ export interface AppDeps {
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const clock = deps.clock ?? systemClock;
+  const nextRequestId = requestIds();
+  let logClientError: (obj: object, msg: string) => void = () => {};
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
-    genReqId: requestIds(),
+    genReqId: nextRequestId,
+    // Slow clients: the head must arrive within the headers time-out and the whole request within the
+    // request time-out; Node checks every second (its default, 30 s, let a slow-header client hold a
+    // socket for up to a minute and a half).
+    requestTimeout: config.httpRequestTimeoutMs,
+    keepAliveTimeout: config.httpKeepAliveTimeoutMs,
+    http: { headersTimeout: config.httpHeadersTimeoutMs, connectionsCheckingInterval: 1000 },
+    clientErrorHandler: clientErrorHandler(nextRequestId, (obj, msg) => logClientError(obj, msg)),
+    frameworkErrors: frameworkErrorHandler(errorBody),
     // While closing, requests on kept-alive connections get 503 service_unavailable in the error model (below).
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  logClientError = (obj, msg) => app.log.info(obj, msg);
 
-  const store = deps.rateLimitStore ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+  const store =
+    deps.rateLimitStore ??
+    (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, { budgetMs: config.redisTimeoutMs, log: app.log }) : new MemoryRateLimitStore());
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
 
   const sharedSchemas = [ErrorResponse, PaginationSchema, ...orgSchemas, ...userSchemas, ...contactSchemas, ...dealSchemas,
@@ -110,7 +127,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   });
 
   const routePatterns = collectRoutePatterns(app);
-  registerErrorHandling(app, routePatterns);
+  registerErrorHandling(app, routePatterns, (err, reason) => deps.database.status.failed(err, reason));
+  deps.database.status.attachLog(app.log);
   decorateRouteSchemas(app);
   await registerOpenApi(app, VERSION);
   const keys = new KeyCache(deps.database, app.log);
@@ -127,8 +145,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     notifyEvents: deps.notifyEvents ?? (() => {}),
   };
 
-  registerMetaRoutes(app, moduleDeps);
-  registerMetricsRoute(app, moduleDeps);
+  const dependencies = { db: deps.database.db, database: deps.database.status, rateLimit: store };
+  registerMetaRoutes(app, moduleDeps, dependencies);
+  registerMetricsRoute(app, moduleDeps, { onRequest: metricsAccess(config.metricsToken), registries: [createDependencyRegistry(dependencies)] });
   await app.register(
     async (api) => {
       const v1 = api as unknown as App;

@@ -65,6 +65,17 @@ export const SettingsSchema = Type.Object({
   logLevel: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { env: 'LOG_LEVEL', default: 'info', mustBe: `one of ${LOG_LEVELS.join(', ')}`,
     description: 'pino log level' }),
   dataDir: Type.Decode(text('CUSTOPS_DATA_DIR', './data', '.', 'a folder', 'folder of the secret key generated in SQLite mode'), (value) => resolve(value)),
+  // Dependencies and clients that fail or stall (docs/operations.md, "Faults").
+  dbConnectTimeoutMs: integer('CUSTOPS_DB_CONNECT_TIMEOUT_MS', 1500, 100, 600_000,
+    'PostgreSQL: connecting or waiting for a pooled connection gives up after this (a 503, not a hang)'),
+  dbStatementTimeoutMs: integer('CUSTOPS_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000, 'PostgreSQL: statement time-out, 0 for none (migrate has none)'),
+  sqliteBusyTimeoutMs: integer('CUSTOPS_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000, "SQLite: how long a write waits for another process's lock"),
+  redisTimeoutMs: integer('CUSTOPS_REDIS_TIMEOUT_MS', 50, 1, 60_000, 'time budget of one rate-limit call to Redis; beyond it the process limits locally'),
+  httpHeadersTimeoutMs: integer('CUSTOPS_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000, 'the request head must arrive within this'),
+  httpRequestTimeoutMs: integer('CUSTOPS_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000, 'the whole request (head and body) must arrive within this'),
+  httpKeepAliveTimeoutMs: integer('CUSTOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000, 'an idle kept-alive connection closes after this'),
+  metricsToken: optionalText('CUSTOPS_METRICS_TOKEN', '^[\\x21-\\x7e]{16,}$', 'at least 16 printable characters without spaces',
+    'bearer token /metrics requires (unset: /metrics is 404)', true),
 });
 
 /** Settings decoded once at start-up from the environment (and CLI flags), then frozen. */
@@ -120,6 +131,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     throw new ConfigError(setting.env, `must be ${setting.mustBe}${setting.secret ? '' : `, got "${raw}"`}`);
   }
   const decoded = Value.Decode(SettingsSchema, input);
+  // Node refuses a headers time-out longer than the request time-out (the head is part of the request).
+  if (decoded.httpHeadersTimeoutMs > decoded.httpRequestTimeoutMs) {
+    throw new ConfigError('CUSTOPS_HTTP_HEADERS_TIMEOUT_MS', `must not exceed CUSTOPS_HTTP_REQUEST_TIMEOUT_MS (${decoded.httpRequestTimeoutMs})`);
+  }
   return Object.freeze({
     ...decoded,
     ...(overrides.port === undefined ? {} : { port: overrides.port }),

@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { openDatabase, timeoutsOf, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './app.ts';
 import type { App } from './http/types.ts';
@@ -20,7 +20,7 @@ const DRAIN_TIMEOUT_MS = 15_000;
 /** `custops serve`: migrate, listen, and run the housekeeping of one process. */
 export async function startServer(config: Config, options: { clock?: Clock; logger?: boolean | object } = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, timeoutsOf(config));
   await migrateToLatest(database.db);
   // The embedded webhook dispatcher: woken in-process after each commit that wrote events.
   let dispatcher: Dispatcher | null = null;

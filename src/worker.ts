@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { openDatabase, timeoutsOf } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { Dispatcher } from './modules/webhooks/dispatcher.ts';
 
@@ -15,7 +15,7 @@ function log(level: 'info' | 'warn' | 'error', obj: object, msg?: string): void 
  * them when events commit. SIGTERM stops claiming, finishes the attempts in flight, then exits.
  */
 export async function runWorker(config: Config, waitForSignal: (stop: () => Promise<void>) => Promise<void>): Promise<void> {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, timeoutsOf(config));
   await migrateToLatest(database.db);
   const dispatcher = new Dispatcher({
     database,

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
+import { openDatabase, timeoutsOf, type DatabaseHandle } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { Clock } from '../lib/clock.ts';
 
@@ -53,7 +53,7 @@ export function print(ctx: CliContext, value: unknown): void {
 
 /** Opens the configured database, brings it to the latest migration, runs `fn`, and closes it. */
 export async function withDatabase<T>(config: Config, fn: (db: DatabaseHandle) => Promise<T>): Promise<T> {
-  const database = openDatabase(config.databaseUrl, { poolSize: 2 });
+  const database = openDatabase(config.databaseUrl, { ...timeoutsOf(config), poolSize: 2 });
   try {
     await migrateToLatest(database.db);
     return await fn(database);

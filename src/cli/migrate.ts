@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase, timeoutsOf } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { defineCommand, print } from './command.ts';
 
@@ -9,7 +9,7 @@ export const migrateCommand = defineCommand({
   options: {},
   async run(_values, ctx) {
     const config = loadConfig(ctx.env);
-    const database = openDatabase(config.databaseUrl, { poolSize: 1 });
+    const database = openDatabase(config.databaseUrl, { ...timeoutsOf(config), poolSize: 1, statementTimeoutMs: 0 });
     try {
       const result = await migrateToLatest(database.db);
       print(ctx, { migrated: (result.results ?? []).map((r) => r.migrationName) });

@@ -1,8 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent, type Transaction } from 'kysely';
 import pg from 'pg';
+import { DependencyStatus } from '../lib/dependency-status.ts';
+import { databaseUnavailable } from './faults.ts';
 import type { Database } from './schema.ts';
+import type { Config } from '../config.ts';
 import { NodeSqliteDatabase } from './sqlite-driver.ts';
 
 export type Db = Kysely<Database>;
@@ -23,10 +26,18 @@ export interface DatabaseHandle {
   sqlite?: NodeSqliteDatabase;
   /** The node-postgres pool (PostgreSQL only), for LISTEN/NOTIFY and benchmarks. */
   pool?: pg.Pool;
+  /** Whether the last use of the database succeeded: outages are logged once and reported by /readyz and /metrics. */
+  status: DependencyStatus;
   close(): Promise<void>;
 }
 
 export interface OpenOptions {
+  /** PostgreSQL: give up connecting (or waiting for a pooled connection) after this long. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the server cancels a statement running longer than this (0: never). */
+  statementTimeoutMs?: number;
+  /** SQLite: how long a write waits for another process's write lock before SQLITE_BUSY. */
+  sqliteBusyTimeoutMs?: number;
   /** PostgreSQL: connections in the pool. */
   poolSize?: number;
   /** PostgreSQL: schema to use as search_path (tests isolate each file in its own schema). */
@@ -39,19 +50,47 @@ export function sqlitePath(url: string): string {
   return resolve(path.replace(/^\/\/\//, '/'));
 }
 
+/** The time-outs of the configuration, as open options. */
+export function timeoutsOf(config: Config): OpenOptions {
+  return { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs };
+}
+
+/** Kysely's query log, used only to notice that the database answers again (or stopped answering). */
+function watch(status: DependencyStatus): (event: LogEvent) => void {
+  return (event) => {
+    if (event.level === 'query') status.succeeded();
+    else {
+      const reason = databaseUnavailable(event.error);
+      if (reason) status.failed(event.error, reason);
+    }
+  };
+}
+
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
+  const status = new DependencyStatus('database');
   if (url.startsWith('sqlite:')) {
     const path = sqlitePath(url);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const sqlite = new NodeSqliteDatabase(path);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+    const sqlite = new NodeSqliteDatabase(path, { busyTimeoutMs: options.sqliteBusyTimeoutMs });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: watch(status) });
+    return { db, dialect: 'sqlite', sqlite, status, close: () => db.destroy() };
   }
+  const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 2_000,
+    // Server side: the statement is cancelled (57014). Client side, a little later: a server that
+    // stopped answering (hung, or a network that drops packets) cannot hold a request forever.
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 1_000 } : {}),
+    // Dead peers behind a silent network are noticed by TCP keep-alive instead of never.
+    keepAlive: true,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', pool, close: () => db.destroy() };
+  // An idle pooled connection that breaks (database restart, failover, network) emits 'error' on the
+  // pool; unhandled, that event ends the process. The pool has already dropped that connection and
+  // opens a new one on the next checkout, so noting the outage is all there is to do.
+  pool.on('error', (err) => status.failed(err, databaseUnavailable(err) ?? 'database_unreachable'));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: watch(status) });
+  return { db, dialect: 'postgres', pool, status, close: () => db.destroy() };
 }

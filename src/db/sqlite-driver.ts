@@ -9,6 +9,13 @@ function bindable(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
+const NOTHING_TO_ROLL_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
+
 /**
  * Adapts Node's built-in `node:sqlite` (no native build, works on Node 24) to the statement
  * interface Kysely's SqliteDialect expects. Prepared statements are cached per SQL text:
@@ -22,7 +29,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   #localChanges = 0;
   #dataVersion: StatementSync | undefined;
 
-  constructor(path: string) {
+  constructor(path: string, options: { busyTimeoutMs?: number } = {}) {
     this.#db = new DatabaseSync(path);
     // Explicit pragmas: WAL for concurrent readers, NORMAL sync (durable at checkpoints, safe with WAL),
     // enforced foreign keys, a busy timeout for other processes, and a 64 MiB page cache.
@@ -30,7 +37,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;
       PRAGMA foreign_keys = ON;
-      PRAGMA busy_timeout = 5000;
+      PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)};
       PRAGMA cache_size = -65536;
       PRAGMA temp_store = MEMORY;
     `);
@@ -57,6 +64,10 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
+    // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM,
+    // some SQLITE_BUSY): Kysely's ROLLBACK would then fail with "no transaction is active" and hide the
+    // error that matters (a full disk is a 503, the rollback error a 500). Nothing is left to undo.
+    if (!this.#db.isTransaction && /^\s*rollback\s*$/i.test(sql)) return NOTHING_TO_ROLL_BACK;
     let entry = this.#cache.get(sql);
     if (!entry) {
       const stmt = this.#db.prepare(sql);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { databaseUnavailable, type UnavailableReason } from '../db/faults.ts';
 import { AppError, type ErrorCode } from '../lib/errors.ts';
 import { fieldsFromAjv } from './validation.ts';
 import type { App } from './types.ts';
@@ -62,8 +63,29 @@ function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, allowed:
   return reply.code(e.status).send(errorBody(request, e));
 }
 
-export function registerErrorHandling(app: App, routePatterns: () => RoutePatterns): void {
+/** A driver error meaning the database cannot serve now: 503 with Retry-After, the client may retry. */
+function unavailable(reason: UnavailableReason): AppError {
+  const message =
+    reason === 'database_busy' ? 'The database is busy; retry shortly.'
+    : reason === 'database_full' ? 'The database has no space left; nothing was written.'
+    : reason === 'database_timeout' ? 'The database did not answer in time; retry shortly.'
+    : 'The database is not reachable; retry shortly.';
+  return new AppError('service_unavailable', message, { headers: { 'Retry-After': '1' }, extra: { reason } });
+}
+
+export function registerErrorHandling(
+  app: App,
+  routePatterns: () => RoutePatterns,
+  onUnavailable: (err: unknown, reason: UnavailableReason) => void = () => {},
+): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const reason = error instanceof AppError ? null : databaseUnavailable(error);
+    if (reason) {
+      onUnavailable(error, reason);
+      const e = unavailable(reason);
+      request.log.warn({ code: e.code, reason, err_message: (error as Error).message }, e.message);
+      return reply.code(e.status).headers(e.headers!).type('application/json').send(errorBody(request, e));
+    }
     // `GET /orgs/resolve` reaches `/orgs/:id` and fails its integer check: the path names the static route, so 405.
     const params = (request.params ?? {}) as Record<string, unknown>;
     const badParam =

@@ -78,7 +78,9 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
           '`X-Service-Signature` (lowercase hex HMAC-SHA256 of the raw body keyed with the key secret). Lists answer ' +
           '`{data, pagination}`; errors answer `{error, message, fields?, request_id}`. Writes accept `Idempotency-Key`. ' +
           'Any route may also answer `not_found` (404, unknown route), `method_not_allowed` (405), `payload_too_large` ' +
-          '(413, body over 1 MiB), `unsupported_media_type` (415, body not JSON) and `service_unavailable` (503). ' +
+          '(413, body over 1 MiB), `unsupported_media_type` (415, body not JSON), `bad_request` (400, not valid HTTP or a path ' +
+          'that is not valid percent-encoding), `request_timeout` (408, head or body too slow), `headers_too_large` (431) and ' +
+          '`service_unavailable` (503, the database unreachable, busy or full; nothing written; honour `Retry-After`). ' +
           'Request bodies are strict: a field the operation does not define is 422 `unknown_field`, and JSON types are ' +
           'not coerced; query parameters the operation does not define are ignored. Integers in paths and queries are ' +
           'decimal digits; text may not contain U+0000 (422 `invalid_character`); a body nested deeper than 32 levels is ' +

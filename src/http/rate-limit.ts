@@ -1,5 +1,3 @@
-import { Redis } from 'ioredis';
-
 export interface RateLimitHit {
   /** Requests counted in the current window, this one included. */
   count: number;
@@ -7,9 +5,13 @@ export interface RateLimitHit {
   resetMs: number;
 }
 
+/** Where the counts live now: in this process only, in Redis, or in this process while Redis is unavailable. */
+export type RateLimitBackend = 'memory' | 'redis' | 'local_fallback';
+
 /** A fixed one-minute window per key. */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<RateLimitHit>;
+  backend(): RateLimitBackend;
   close(): Promise<void>;
 }
 
@@ -39,37 +41,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     for (const [k, w] of this.#windows) if (w.resetAt <= now) this.#windows.delete(k);
   }
 
+  backend(): RateLimitBackend {
+    return 'memory';
+  }
+
   async close(): Promise<void> {
     this.#windows.clear();
-  }
-}
-
-// One round trip, atomic: count the hit and start the window's expiry on its first hit.
-const HIT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {n, ttl}`;
-
-/** Counters in Redis, so every API process shares one budget per key. */
-export class RedisRateLimitStore implements RateLimitStore {
-  readonly #redis: Redis;
-
-  constructor(url: string) {
-    this.#redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
-    this.#redis.defineCommand('custopsHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  }
-
-  async hit(key: string, windowMs: number): Promise<RateLimitHit> {
-    const [count, ttl] = (await (this.#redis as unknown as { custopsHit(k: string, w: number): Promise<[number, number]> }).custopsHit(
-      `custops:rl:${key}`,
-      windowMs,
-    )) as [number, number];
-    return { count, resetMs: ttl };
-  }
-
-  async close(): Promise<void> {
-    await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 }

@@ -153,7 +153,7 @@ for (const engine of engines()) {
 
     test('health, readiness, the OpenAPI document and /docs need no key', async () => {
       assert.deepEqual((await call(h, 'GET', '/healthz')).json(), { status: 'ok' });
-      assert.deepEqual((await call(h, 'GET', '/readyz')).json(), { status: 'ready' });
+      assert.deepEqual((await call(h, 'GET', '/readyz')).json(), { status: 'ready', checks: { database: 'up', rate_limit: 'memory' } });
       const doc = (await call(h, 'GET', '/api/v1/openapi.json')).json();
       assert.equal(doc.openapi, '3.1.0');
       const docs = await h.app.inject({ method: 'GET', url: '/docs/' });

@@ -12,11 +12,13 @@ function metric(text: string, name: string, labels = ''): number {
   return Number(line.split(' ').at(-1));
 }
 
+const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
+
 for (const engine of engines()) {
   describe(`GET /metrics [${engine}]`, () => {
     let env: WebhookEnv;
     before(async () => {
-      env = await webhookEnv(engine);
+      env = await webhookEnv(engine, { CUSTOPS_METRICS_TOKEN: METRICS_TOKEN });
     });
     after(() => env.close());
 
@@ -28,7 +30,7 @@ for (const engine of engines()) {
       await createEndpoint(h, a, receiver.url('/m-bad'), ['deal.won']);
       await emit(h, a.accountId, 'deal.won', SAMPLE_ENTITIES['deal.won']);
       const scrape = async () => {
-        const res = await h.app.inject({ method: 'GET', url: '/metrics' });
+        const res = await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
         assert.equal(res.statusCode, 200);
         assert.match(String(res.headers['content-type']), /^text\/plain/);
         return res.body;

@@ -1,4 +1,6 @@
 import type { TSchema } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -175,12 +177,12 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
 }
 
 /**
- * `GET /metrics` (Prometheus text format, no key, outside /api/v1): delivery counts by status,
+ * `GET /metrics` (Prometheus text format, the metrics token, outside /api/v1): delivery counts by status,
  * queue depth and oldest due age from the database, plus this process's attempt counters and latency.
  */
-export function registerMetricsRoute(app: App, deps: ModuleDeps): void {
+export function registerMetricsRoute(app: App, deps: ModuleDeps, options: { onRequest: (request: FastifyRequest) => Promise<void>; registries: Registry[] }): void {
   const queue = createQueueRegistry(deps.db, deps.clock);
-  app.get('/metrics', { config: { scope: null }, schema: { hide: true } }, async (_request, reply) =>
-    reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(queue)),
+  app.get('/metrics', { config: { scope: null }, schema: { hide: true }, onRequest: options.onRequest }, async (_request, reply) =>
+    reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(queue, options.registries)),
   );
 }
