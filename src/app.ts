@@ -81,6 +81,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     deps.rateLimitStore ??
     (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, { budgetMs: config.redisTimeoutMs, log: app.log }) : new MemoryRateLimitStore());
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
+  if (store instanceof RedisRateLimitStore) await store.connected();
 
   const sharedSchemas = [ErrorResponse, PaginationSchema, ...orgSchemas, ...userSchemas, ...contactSchemas, ...dealSchemas,
     ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas];

@@ -50,16 +50,25 @@ export class RedisRateLimitStore implements RateLimitStore {
       // A command in flight when the connection drops fails at once rather than being resent later.
       maxRetriesPerRequest: 0,
       connectTimeout: 2_000,
+      // The ready check (an INFO after each connect) would be held to the same budget and could mark a
+      // healthy but momentarily slow start as an outage; the first real call tells as much.
+      enableReadyCheck: false,
       // Reconnect forever, at most a second apart: Redis use resumes by itself.
       retryStrategy: (times) => Math.min(times * 100, 1_000),
     });
     this.#redis.defineCommand('custopsHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     // Without a listener ioredis prints "Unhandled error event" for every failed reconnect.
     this.#redis.on('error', (err) => this.#unavailable(err));
+    // Loaded at each connect (a restarted Redis has forgotten it), so a hit is one round trip, never two.
+    this.#redis.on('ready', () => {
+      this.#redis.script('LOAD', HIT_SCRIPT).catch(() => {});
+    });
   }
 
   async hit(key: string, windowMs: number): Promise<RateLimitHit> {
-    if (this.status.up) {
+    // Only a ready connection is asked: while the first connection is being made (the first
+    // milliseconds of the process) or a lost one is re-made, the local window answers.
+    if (this.status.up && this.#redis.status === 'ready') {
       try {
         const [count, ttl] = await (this.#redis as unknown as { custopsHit: HitCommand }).custopsHit(`custops:rl:${key}`, windowMs);
         return { count, resetMs: ttl };
@@ -67,8 +76,24 @@ export class RedisRateLimitStore implements RateLimitStore {
         this.#unavailable(err);
       }
     }
-    this.fallbackHits++;
+    if (!this.status.up) this.fallbackHits++;
     return this.#local.hit(key, windowMs);
+  }
+
+  /** Resolves once the first connection is up or has failed (at most the connect time-out): start-up waits for it. */
+  connected(): Promise<void> {
+    if (this.#redis.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#redis.off('ready', done);
+        this.#redis.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 2_000);
+      this.#redis.once('ready', done);
+      this.#redis.once('error', done);
+    });
   }
 
   backend(): RateLimitBackend {
