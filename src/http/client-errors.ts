@@ -21,14 +21,15 @@ export function clientErrorHandler(nextId: () => string, log: (obj: object, msg:
           : new AppError('bad_request', 'The request is not valid HTTP.');
     const id = nextId();
     log({ request_id: id, code: e.code, parser_error: err.code }, e.message);
-    if (socket.writable) {
-      const body = JSON.stringify({ error: e.code, message: e.message, request_id: id });
-      socket.write(
-        `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
-    socket.destroy();
+    if (!socket.writable) return void socket.destroy();
+    const body = JSON.stringify({ error: e.code, message: e.message, request_id: id });
+    // end(), not destroy(): a client still sending (an oversized head) would otherwise get a reset that
+    // can discard the answer before it reads it. Whatever it still sends is not read; it gets a second.
+    socket.end(
+      `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    setTimeout(() => socket.destroy(), 1_000).unref();
   };
 }
 
