@@ -16,6 +16,7 @@ function log(level: 'info' | 'warn' | 'error', obj: object, msg?: string): void 
  */
 export async function runWorker(config: Config, waitForSignal: (stop: () => Promise<void>) => Promise<void>): Promise<void> {
   const database = openDatabase(config.databaseUrl, timeoutsOf(config));
+  database.status.attachLog({ warn: (o, m) => log('warn', o, m), info: (o, m) => log('info', o, m) });
   await migrateToLatest(database.db);
   const dispatcher = new Dispatcher({
     database,

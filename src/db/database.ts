@@ -90,7 +90,12 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   // An idle pooled connection that breaks (database restart, failover, network) emits 'error' on the
   // pool; unhandled, that event ends the process. The pool has already dropped that connection and
   // opens a new one on the next checkout, so noting the outage is all there is to do.
-  pool.on('error', (err) => status.failed(err, databaseUnavailable(err) ?? 'database_unreachable'));
+  const lost = (err: Error) => status.failed(err, databaseUnavailable(err) ?? 'database_unreachable');
+  pool.on('error', lost);
+  // A checked-out connection has no pool listener: one that breaks between two queries (inside a
+  // transaction, or just acquired) would emit an unhandled 'error' too. Its next query fails (a 503)
+  // and the pool discards it on release, as it is no longer queryable.
+  pool.on('connect', (client) => client.on('error', lost));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: watch(status) });
   return { db, dialect: 'postgres', pool, status, close: () => db.destroy() };
 }

@@ -2,6 +2,7 @@ import type { LookupFunction } from 'node:net';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { systemClock, type Clock } from '../../lib/clock.ts';
+import { databaseUnavailable } from '../../db/faults.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
 import * as claims from './claim.repository.ts';
 import * as repo from './dispatch.repository.ts';
@@ -160,7 +161,11 @@ export class Dispatcher {
       try {
         await this.#pumpOnce();
       } catch (err) {
-        this.#o.log?.error({ err }, 'webhook dispatcher pass failed');
+        // An unavailable database is one logged outage (its status says when it ends), not a line per poll;
+        // the poll keeps running, so the dispatcher resumes by itself when the database returns.
+        const reason = databaseUnavailable(err);
+        if (reason) this.#o.database.status.failed(err, reason);
+        else this.#o.log?.error({ err }, 'webhook dispatcher pass failed');
         return;
       }
     } while (this.#again && !this.#stopped);

@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { custops, waitUntil, type Child } from '../webhooks/helpers/processes.ts';
+import { startReceiver, type Receiver } from '../webhooks/helpers/receiver.ts';
+import { testPki } from '../webhooks/helpers/setup.ts';
+import { startOwnPostgres, type OwnPostgres } from './helpers/instances.ts';
+import { alive, bearer, logLines, request, startServe, steadyLoad, type Answer } from './helpers/load.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('PostgreSQL stopped with -m immediate and started again under load', () => {
+  let pg: OwnPostgres;
+  let receiver: Receiver;
+  const children: Child[] = [];
+  let env: Record<string, string>;
+  let key = '';
+
+  before(async () => {
+    [pg, receiver] = await Promise.all([startOwnPostgres(), startReceiver(testPki())]);
+    const database = openDatabase(pg.url, { poolSize: 2 });
+    await migrateToLatest(database.db);
+    const deps = { db: database.db, clock: systemClock };
+    const { account } = await createAccount(deps, { name: 'Restart' });
+    key = (await createApiKey(deps, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: 1_000_000 })).secret;
+    await database.close();
+    env = {
+      DATABASE_URL: pg.url,
+      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+      NODE_EXTRA_CA_CERTS: testPki().caFile,
+      CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
+      CUSTOPS_WEBHOOK_TIMEOUT_MS: '2000',
+      CUSTOPS_WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1',
+      CUSTOPS_DATA_DIR: mkdtempSync(join(tmpdir(), 'custops-pg-chaos-')),
+      LOG_LEVEL: 'warn',
+    };
+  });
+
+  after(async () => {
+    for (const c of children) if (alive(c)) c.proc.kill('SIGKILL');
+    await receiver?.close();
+    await pg?.destroy();
+  });
+
+  test('serve and worker survive; the outage answers 503 within 2 s; service resumes; no answered write or event is lost', async (t) => {
+    const { url } = await startServe(env, children);
+    const worker = custops(['worker'], env);
+    children.push(worker);
+    await waitUntil('the worker to start', () => /custops worker started/.test(worker.output()), 20_000);
+    const api = `${url}/api/v1`;
+    const post = (path: string, body: unknown) => request(`${api}${path}`, { method: 'POST', headers: bearer(key), body: JSON.stringify(body) });
+    const endpoint = await post('/webhooks/endpoints', { name: 'restart', url: receiver.url('/restart'), event_types: ['deal.created', 'deal.activity.created'] });
+    assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+    const org = await post('/orgs', { name: 'Restart Org' });
+    const deal = await post('/deals', { org_id: org.body.id, title: 'Through the restart' });
+    assert.equal(deal.status, 201, JSON.stringify(deal.body));
+
+    const load = steadyLoad(4, (i) => post(`/deals/${deal.body.id}/activities`, { source_app: 'chaos', message: `note ${i}` }));
+    await sleep(1500);
+    const stoppedAt = Date.now();
+    await pg.stopImmediately();
+    // During the outage: liveness stays up, readiness says why not.
+    await sleep(300);
+    const health = await request(`${url}/healthz`);
+    const ready = await request(`${url}/readyz`);
+    await sleep(2500);
+    await pg.start();
+    const upAt = Date.now();
+    await sleep(3000);
+    await load.stop();
+    const answers = load.answers;
+
+    assert.ok(alive(worker), `the worker survived: ${worker.output().slice(-1500)}`);
+    assert.ok(alive(children[0]), `serve survived: ${children[0].output().slice(-1500)}`);
+    assert.equal(health.status, 200);
+    assert.equal(ready.status, 503);
+    assert.equal(ready.body.error, 'service_unavailable');
+    assert.deepEqual(ready.body.checks, { database: 'down', rate_limit: 'memory' });
+
+    const byStatus = new Map<number, Answer[]>();
+    for (const a of answers) byStatus.set(a.status, [...(byStatus.get(a.status) ?? []), a]);
+    assert.deepEqual([...byStatus.keys()].sort(), [201, 503], `only 201 and 503: ${JSON.stringify([...byStatus.keys()])}`);
+    const unavailable = byStatus.get(503)!;
+    assert.ok(unavailable.length >= 10, `${unavailable.length} requests fell in the outage`);
+    for (const a of unavailable) {
+      assert.equal(a.body.error, 'service_unavailable');
+      assert.match(a.body.request_id, /^req_/);
+      assert.ok(a.ms < 2_000, `a 503 took ${a.ms} ms`);
+    }
+    // Every request sent once the database was back succeeded: the first one included.
+    const afterUp = answers.filter((a) => a.sentAt >= upAt);
+    assert.ok(afterUp.length >= 10, `${afterUp.length} requests after the restart`);
+    assert.deepEqual([...new Set(afterUp.map((a) => a.status))], [201], 'no failure after the database returned');
+    const firstOk = Math.min(...afterUp.map((a) => a.sentAt + a.ms)) - upAt;
+    assert.ok(firstOk < 2_000, `first success ${firstOk} ms after the database returned`);
+    assert.ok(answers.some((a) => a.status === 201 && a.sentAt < stoppedAt), 'writes before the stop succeeded');
+    t.diagnostic(
+      `${answers.length} writes: ${byStatus.get(201)!.length} × 201, ${unavailable.length} × 503 (slowest ${Math.max(...unavailable.map((a) => a.ms))} ms); ` +
+        `first success ${firstOk} ms after the database returned`,
+    );
+
+    // Nothing answered 201 is missing; every write has its event; every event reaches the receiver.
+    const check = openDatabase(pg.url, { poolSize: 2 });
+    try {
+      const created = byStatus.get(201)!.map((a) => a.body.id as number);
+      const rows = await check.db.selectFrom('deal_activities').select('id').where('deal_id', '=', deal.body.id).execute();
+      const stored = new Set(rows.map((r) => Number(r.id)));
+      for (const id of created) assert.ok(stored.has(id), `activity ${id} answered 201 and is stored`);
+      const events = await check.db.selectFrom('events').select(['public_id', 'event_type']).execute();
+      assert.equal(events.filter((e) => e.event_type === 'deal.activity.created').length, stored.size, 'one outbox event per stored activity');
+      const want = new Set(events.map((e) => e.public_id));
+      await waitUntil(
+        'every event delivered',
+        () => {
+          const got = new Set(receiver.received.map((r) => String(r.headers['x-service-event-id'])));
+          return [...want].every((id) => got.has(id));
+        },
+        30_000,
+        100,
+      );
+    } finally {
+      await check.close();
+    }
+
+    // One warning for the outage in each process, not one per request or poll.
+    assert.equal(logLines(children[0], /^database unavailable$/).length >= 1, true);
+    assert.ok(logLines(children[0], /^database unavailable$/).length <= 2, children[0].output().slice(-3000));
+    assert.doesNotMatch(children[0].output() + worker.output(), /"level":50.*webhook dispatcher pass failed|Unhandled|uncaught/i);
+    for (const c of [children[0], worker]) {
+      c.proc.kill('SIGTERM');
+      assert.equal((await c.exited).code, 0, c.output().slice(-1500));
+    }
+  });
+});
