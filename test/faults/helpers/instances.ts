@@ -1,12 +1,20 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, waitUntil } from '../../webhooks/helpers/processes.ts';
 
 const run = promisify(execFile);
-const PG_BIN = process.env.CUSTOPS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** The server binaries: CUSTOPS_PG_BIN, or the newest Debian-installed version. */
+function pgBin(): string {
+  if (process.env.CUSTOPS_PG_BIN) return process.env.CUSTOPS_PG_BIN;
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  if (versions.length === 0) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql (set CUSTOPS_PG_BIN)');
+  return join(root, versions[0], 'bin');
+}
+const PG_BIN = pgBin();
 
 /**
  * A PostgreSQL server of the test's own (initdb in a temporary folder, a free port, its own
