@@ -1,5 +1,6 @@
 import type { Command } from './command.ts';
 import { accountCreateCommand } from './account-create.ts';
+import { backupCommand } from './backup.ts';
 import { demoCommand } from './demo.ts';
 import { keyCreateCommand } from './key-create.ts';
 import { keyRevokeCommand } from './key-revoke.ts';
@@ -21,4 +22,5 @@ export const commands: readonly Command[] = [
   keyRevokeCommand,
   demoCommand,
   seedCommand,
+  backupCommand,
 ];
