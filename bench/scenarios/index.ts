@@ -6,6 +6,7 @@ import * as webhooks from './webhooks.ts';
 import * as webhooksMixed from './webhooks-mixed.ts';
 import * as scale from './scale.ts';
 import * as soak from './soak.ts';
+import * as faults from './faults.ts';
 
 /** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
-export const scenarios: Scenario[] = [dealsList, dealActivities, analytics, webhooks, webhooksMixed, scale, soak];
+export const scenarios: Scenario[] = [dealsList, dealActivities, analytics, webhooks, webhooksMixed, scale, soak, faults];

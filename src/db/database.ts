@@ -75,11 +75,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: watch(status) });
     return { db, dialect: 'sqlite', sqlite, status, close: () => db.destroy() };
   }
-  const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
+  // Without options (tests, benchmarks, scripts) there are no time-outs, as node-postgres has none;
+  // serve, worker and the CLI pass the configured ones (timeoutsOf).
+  const statementTimeoutMs = options.statementTimeoutMs ?? 0;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 2_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 0,
     // Server side: the statement is cancelled (57014). Client side, a little later: a server that
     // stopped answering (hung, or a network that drops packets) cannot hold a request forever.
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 1_000 } : {}),

@@ -68,6 +68,10 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     // some SQLITE_BUSY): Kysely's ROLLBACK would then fail with "no transaction is active" and hide the
     // error that matters (a full disk is a 503, the rollback error a 500). Nothing is left to undo.
     if (!this.#db.isTransaction && /^\s*rollback\s*$/i.test(sql)) return NOTHING_TO_ROLL_BACK;
+    // Transactions take the write lock when they begin, waiting up to the busy time-out for another
+    // process's: a deferred BEGIN would take it at the first write instead, and SQLite refuses that
+    // upgrade at once (SQLITE_BUSY, no waiting) while another connection writes, as it would deadlock.
+    if (/^\s*begin\s*$/i.test(sql)) sql = 'begin immediate';
     let entry = this.#cache.get(sql);
     if (!entry) {
       const stmt = this.#db.prepare(sql);

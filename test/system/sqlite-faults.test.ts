@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,6 +97,29 @@ describe('SQLite faults answer 503 and write nothing', () => {
     const retry = await createOrg(s, 'Busy Ltd', 'busy-1');
     assert.equal(retry.statusCode, 201, retry.body);
     assert.equal(retry.headers['idempotent-replayed'], undefined, 'a fresh run, not a replay');
+  });
+
+  test('a lock held for less than the busy time-out is waited for, even by a write that reads first: 201, not 503', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'custops-busy-short-'));
+    const s = await setup(dir);
+    cleanups.push(() => s.close(), () => rmSync(dir, { recursive: true, force: true }));
+    const org = await createOrg(s, 'Waits Ltd', null);
+    assert.equal(org.statusCode, 201);
+    // A deal activity reads the deal before writing: with a deferred BEGIN, SQLite refuses the
+    // read-to-write upgrade at once while another connection writes, whatever the busy time-out.
+    const deal = await s.app.inject({ method: 'POST', url: '/api/v1/deals', headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ org_id: org.json().id, title: 'Wait' }) });
+    assert.equal(deal.statusCode, 201, deal.body);
+    // node:sqlite waits synchronously, so the lock is held by another process, released after 150 ms.
+    const holder = spawn(process.execPath, ['-e', `const {DatabaseSync}=require('node:sqlite');const d=new DatabaseSync(${JSON.stringify(s.path)});d.exec('BEGIN IMMEDIATE');console.log('locked');setTimeout(()=>{d.exec('ROLLBACK');process.exit(0)},150)`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    const res = await s.app.inject({
+      method: 'POST',
+      url: `/api/v1/deals/${deal.json().id}/activities`,
+      headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ source_app: 'test', message: 'waited for the lock' }),
+    });
+    await new Promise((resolve) => holder.once('exit', resolve));
+    assert.equal(res.statusCode, 201, res.body);
   });
 
   test('a full disk: 503 database_full, nothing half-written, and writes work again once there is room', async (t) => {
