@@ -36,7 +36,8 @@ export async function startServe(env: Record<string, string>, children: Child[])
   const child = custops(['serve', '--port', String(port)], env);
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`, child, 30_000);
+  // A start can take a while on a machine busy with other suites.
+  await waitForHttp(`${url}/healthz`, child, 90_000);
   return { child, url };
 }
 
