@@ -24,7 +24,10 @@ export function insertKey(
 export async function revokeKey(db: Executor, id: number, at: number): Promise<boolean> {
   if (!db.isTransaction) {
     const revoked = await db.transaction().execute((trx) => revokeKey(trx, id, at));
-    if (revoked) await awaitKeyCaches(db);
+    if (revoked) {
+      localAuthChanges.count++;
+      await awaitKeyCaches(db);
+    }
     return revoked;
   }
   const r = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
@@ -39,6 +42,9 @@ export function findKeyById(db: Executor, id: number) {
 export async function touchKey(db: Executor, id: number, at: number): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
 }
+
+/** Revocations committed by this process: its key caches check the version again at once, even within one event-loop turn. */
+export const localAuthChanges = { count: 0 };
 
 /** The PostgreSQL channel a revocation notifies (on commit), so every process drops its key cache. */
 export const AUTH_CHANNEL = 'custops_auth';

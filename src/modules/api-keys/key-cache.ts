@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { DatabaseHandle } from '../../db/database.ts';
-import { AUTH_CHANNEL, AUTH_LOCK, findKeyByHash } from './api-keys.repository.ts';
+import { AUTH_CHANNEL, AUTH_LOCK, findKeyByHash, localAuthChanges } from './api-keys.repository.ts';
 
 export type KeyRow = NonNullable<Awaited<ReturnType<typeof findKeyByHash>>>;
 
@@ -12,8 +12,8 @@ const RELISTEN_AFTER_MS = 1000;
  * API keys by secret hash, so a request is authenticated without a database round trip. Exact
  * across processes: every revocation goes through `markAuthChanged`, and the cache is dropped
  * the moment that change is visible.
- * - SQLite: each lookup first reads the version row through the process's own connection (an
- *   in-process B-tree read, no round trip); a moved version empties the cache.
+ * - SQLite: the version row is read through the process's own connection (an in-process read, no
+ *   round trip) before the first lookup of each event-loop turn; a moved version empties the cache.
  * - PostgreSQL: a LISTEN connection empties the cache on each notification. The same connection
  *   holds a shared advisory lock while the cache is live, and lets go of it once it has emptied
  *   the cache for a notification; the revoker, after its commit, waits to take that lock
@@ -91,15 +91,29 @@ export class KeyCache {
 
   #usable(): boolean {
     if (this.#readVersion) {
-      const v = this.#readVersion();
-      if (v !== this.#version) {
-        this.#version = v;
-        this.#drop();
+      // One read per event-loop turn: every request handled in this turn had arrived before the turn's
+      // first check, so one that arrives after a revocation committed is checked in a later turn. A
+      // revocation committed by this process in this turn forces the read.
+      if (!this.#checkedThisTurn || this.#seenLocal !== localAuthChanges.count) {
+        if (!this.#checkedThisTurn) setImmediate(this.#nextTurn);
+        this.#checkedThisTurn = true;
+        this.#seenLocal = localAuthChanges.count;
+        const v = this.#readVersion();
+        if (v !== this.#version) {
+          this.#version = v;
+          this.#drop();
+        }
       }
       return true;
     }
     return this.#listening;
   }
+
+  #checkedThisTurn = false;
+  #seenLocal = 0;
+  readonly #nextTurn = () => {
+    this.#checkedThisTurn = false;
+  };
 
   #listen(): void {
     const pool = this.#database.pool;
