@@ -30,6 +30,10 @@ import { registerSupportRoutes, supportSchemas } from './modules/support/support
 import { registerActivityRoutes, activitySchemas } from './modules/activity/activity.routes.ts';
 import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
 import { registerMetricsRoute, registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.ts';
+import fastifyCookie from '@fastify/cookie';
+import { registerSessionRoutes, sessionSchemas } from './modules/sessions/sessions.routes.ts';
+import { createSessionAuthenticator } from './modules/sessions/session-auth.ts';
+import { registerConsole } from './modules/console/console.static.ts';
 
 export const VERSION = '1.0.0';
 
@@ -84,7 +88,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   if (store instanceof RedisRateLimitStore) await store.connected();
 
   const sharedSchemas = [ErrorResponse, PaginationSchema, ...orgSchemas, ...userSchemas, ...contactSchemas, ...dealSchemas,
-    ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas];
+    ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas, ...sessionSchemas];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas));
 
@@ -132,9 +136,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   deps.database.status.attachLog(app.log);
   decorateRouteSchemas(app);
   await registerOpenApi(app, VERSION);
+  await app.register(fastifyCookie);
   const keys = new KeyCache(deps.database, app.log);
   app.addHook('onClose', () => keys.close());
-  await app.register(authPlugin, { db: deps.database.db, keys, clock, store, defaultRateLimit: config.rateLimitPerMinute });
+  const authenticateSession = createSessionAuthenticator({ db: deps.database.db, clock, consoleRateLimitPerMinute: config.consoleRateLimitPerMinute });
+  await app.register(authPlugin, { db: deps.database.db, keys, clock, store, defaultRateLimit: config.rateLimitPerMinute, authenticateSession });
   await app.register(textGuardPlugin);
   await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours, secretKey: config.secretKey });
 
@@ -160,8 +166,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
       registerActivityRoutes(v1, moduleDeps);
       registerAnalyticsRoutes(v1, moduleDeps);
       registerWebhookRoutes(v1, moduleDeps);
+      registerSessionRoutes(v1, moduleDeps);
     },
     { prefix: API_PREFIX },
   );
+  // The web console at / (same origin as the API, so the session cookie reaches /api/v1).
+  await registerConsole(app);
   return app;
 }

@@ -76,6 +76,8 @@ export const SettingsSchema = Type.Object({
   httpKeepAliveTimeoutMs: integer('CUSTOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000, 'an idle kept-alive connection closes after this'),
   metricsToken: optionalText('CUSTOPS_METRICS_TOKEN', '^[\\x21-\\x7e]{16,}$', 'at least 16 printable characters without spaces',
     'bearer token /metrics requires (unset: /metrics is 404)', true),
+  consoleRateLimitPerMinute: integer('CUSTOPS_CONSOLE_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000, 'requests per minute of each signed-in console user'),
+  cookieSecure: flag('CUSTOPS_COOKIE_SECURE', '1 marks the console session cookie Secure even over plain HTTP (behind a TLS proxy)'),
 });
 
 /** Settings decoded once at start-up from the environment (and CLI flags), then frozen. */

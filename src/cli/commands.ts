@@ -8,6 +8,8 @@ import { migrateCommand } from './migrate.ts';
 import { seedCommand } from './seed.ts';
 import { serveCommand } from './serve.ts';
 import { workerCommand } from './worker.ts';
+import { userCreateCommand } from './user-create.ts';
+import { userSetPasswordCommand } from './user-set-password.ts';
 
 /**
  * Every `custops` command, in the order `custops help` lists them. A new command is one file
@@ -20,6 +22,8 @@ export const commands: readonly Command[] = [
   accountCreateCommand,
   keyCreateCommand,
   keyRevokeCommand,
+  userCreateCommand,
+  userSetPasswordCommand,
   demoCommand,
   seedCommand,
   backupCommand,

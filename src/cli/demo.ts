@@ -11,6 +11,8 @@ export const demoCommand = defineCommand({
   async run(values, ctx) {
     const seed = values.seed === undefined ? 1 : positiveInt(values.seed, '--seed');
     const config = withSecretKey(loadConfig(ctx.env));
-    print(ctx, await withDatabase(config, (database) => seedDemo({ db: database.db, clock: ctx.clock, config }, { seed })));
+    // The CLI contract prints exactly {account, key}; `npm run demo` also prints the console sign-in.
+    const { account, key } = await withDatabase(config, (database) => seedDemo({ db: database.db, clock: ctx.clock, config }, { seed }));
+    print(ctx, { account, key });
   },
 });

@@ -28,6 +28,8 @@ export interface Database {
   analytics_daily: AnalyticsDailyTable;
   list_counts: ListCountsTable;
   auth_changes: AuthChangesTable;
+  console_sessions: ConsoleSessionsTable;
+  sign_in_failures: SignInFailuresTable;
 }
 
 type Bool = boolean | number;
@@ -257,6 +259,8 @@ export interface WebhookDeliveriesTable {
   locked_until: number | null;
   /** 'manual' when the next attempt was asked for (retry, recover); null for the schedule. */
   next_trigger: 'manual' | null;
+  /** Made by a test send: only its endpoint receives it, and its attempts show the trigger `test`. */
+  is_test: Generated<Bool>;
   created_at: number;
   last_attempt_at: number | null;
 }
@@ -310,4 +314,26 @@ export interface ListCountsTable {
   bucket: string;
   shard: number;
   n: number;
+}
+
+/** A console sign-in. The token lives only in the user's cookie; the table keeps its SHA-256. */
+export interface ConsoleSessionsTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  token_hash: string;
+  /** Sent back by the console as X-CSRF-Token on every write. */
+  csrf_token: string;
+  created_at: number;
+  /** Refreshed at most once a minute; 12 hours without a request end the session. */
+  last_seen_at: number;
+  /** created_at + 7 days: the absolute end. */
+  expires_at: number;
+}
+
+/** One failed sign-in for an email (lower-cased), for the 5-in-15-minutes throttle. */
+export interface SignInFailuresTable {
+  id: Generated<number>;
+  email_lc: string;
+  failed_at: number;
 }

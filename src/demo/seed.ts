@@ -2,6 +2,8 @@ import type { Config } from '../config.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { createApiKey } from '../modules/api-keys/api-keys.service.ts';
+import { hashPassword } from '../lib/crypto.ts';
+import { generatePassword } from '../modules/sessions/passwords.service.ts';
 import { ACCOUNT_NAME, AUDIENCES, FIRST_NAMES, LAST_NAMES, ORGS, TEAM, TEAM_DOMAIN, TITLES } from './catalog.ts';
 import { Random } from './random.ts';
 import { DAY_MS, DEMO_WINDOW_DAYS, type DemoOrg, type DemoUser, type DemoWorld } from './world.ts';
@@ -11,6 +13,8 @@ import { seedTickets } from './support.ts';
 export interface DemoResult {
   account: { id: number; name: string };
   key: { id: number; name: string; scopes: string[]; rate_limit_per_minute: number | null; secret: string };
+  /** A web console sign-in: the demo account's owner with a password generated for this run. */
+  console: { email: string; password: string };
 }
 
 /**
@@ -21,14 +25,18 @@ export interface DemoResult {
 export async function seedDemo(deps: { db: Db; clock: Clock; config: Config }, options: { seed: number }): Promise<DemoResult> {
   const rnd = new Random(options.seed);
   const now = deps.clock.now();
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
   return deps.db.transaction().execute(async (trx) => {
     const account = await trx.insertInto('accounts').values({ name: ACCOUNT_NAME, created_at: now - (DEMO_WINDOW_DAYS + 90) * DAY_MS }).returning(['id', 'name']).executeTakeFirstOrThrow();
     const world: DemoWorld = { trx, rnd, now, accountId: account.id, users: await seedTeam(trx, account.id, now), orgs: [] };
+    const owner = await trx.updateTable('users').set({ password_hash: passwordHash }).where('account_id', '=', account.id).where('role', '=', 'owner')
+      .returning('email').executeTakeFirstOrThrow();
     world.orgs = await seedOrgs(world);
     await seedDeals(world);
     await seedTickets(world);
     const key = await createApiKey({ db: trx, clock: deps.clock }, { accountId: account.id, name: 'demo', scopes: ['*'], rateLimitPerMinute: null });
-    return { account: { id: account.id, name: account.name }, key };
+    return { account: { id: account.id, name: account.name }, key, console: { email: owner.email, password } };
   });
 }
 

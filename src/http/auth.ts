@@ -7,8 +7,9 @@ import { hmacSha256Hex, safeEqual, sha256Hex } from '../lib/crypto.ts';
 import { touchKey } from '../modules/api-keys/api-keys.repository.ts';
 import type { KeyCache } from '../modules/api-keys/key-cache.ts';
 import { grantsAny, parseStoredScopes, satisfyingScopes } from '../modules/api-keys/scopes.ts';
+import { csrfMatches, SESSION_COOKIE } from '../modules/sessions/session-auth.ts';
 import type { RateLimitStore } from './rate-limit.ts';
-import type { App } from './types.ts';
+import type { App, AuthContext } from './types.ts';
 
 export interface AuthOptions {
   db: Db;
@@ -17,6 +18,14 @@ export interface AuthOptions {
   clock: Clock;
   store: RateLimitStore;
   defaultRateLimit: number;
+  /** Resolves a console session cookie to its caller, or null when the session is over. */
+  authenticateSession: (token: string, request: FastifyRequest) => Promise<AuthContext | null>;
+}
+
+/** A route anyone may call: no scope and not a session route. */
+function isPublic(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config;
+  return (config.scope === null || config.scope === undefined) && config.session !== 'only';
 }
 
 const WINDOW_MS = 60_000;
@@ -45,7 +54,22 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
   app.decorateRequest('auth', null as never);
 
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.scope === null || request.routeOptions.config.scope === undefined) return;
+    const config = request.routeOptions.config;
+    if (config.session && request.headers.authorization !== undefined) {
+      throw new AppError('forbidden', 'This route serves console sessions only; API keys are not accepted here.');
+    }
+    if (isPublic(request)) return;
+    // A request with Authorization is judged by its key alone; without one, the session cookie may authenticate it.
+    if (request.headers.authorization === undefined) {
+      const token = request.cookies?.[SESSION_COOKIE];
+      if (token) {
+        const session = await opts.authenticateSession(token, request);
+        if (!session) throw new AppError('unauthorized', 'The console session has ended; sign in again.');
+        request.auth = session;
+        return;
+      }
+      if (config.session === 'only') throw new AppError('unauthorized', 'Sign in to the console first.');
+    }
     const secret = readBearer(request.headers.authorization);
     if (!secret) throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
     const secretHash = sha256Hex(secret);
@@ -68,8 +92,9 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
   });
 
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
-    const scope = request.routeOptions.config.scope;
-    if (scope === null || scope === undefined) {
+    const config = request.routeOptions.config;
+    const scope = config.scope;
+    if (isPublic(request)) {
       throwBodyProblem(request);
       return;
     }
@@ -81,8 +106,12 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
     reply.header('RateLimit-Limit', String(limit));
     reply.header('RateLimit-Remaining', String(Math.max(0, limit - hit.count)));
     reply.header('RateLimit-Reset', String(resetSeconds));
+    const session = request.auth.session;
     const signature = request.headers['x-service-signature'];
-    if (signature !== undefined) {
+    if (session) {
+      // The cookie rides along on any request the browser makes; only the console can read and echo the token.
+      if (!csrfMatches(request, session.csrfToken)) throw new AppError('forbidden', 'A console write needs the session\'s X-CSRF-Token header.');
+    } else if (signature !== undefined) {
       const secret = readBearer(request.headers.authorization) ?? '';
       const value = Array.isArray(signature) ? signature.join(',') : signature;
       if (!signatureMatches(secret, request.rawBody, value)) {
@@ -94,7 +123,11 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
         headers: { 'Retry-After': String(resetSeconds) },
       });
     }
-    if (!grantsAny(request.auth.scopes, scope)) {
+    if (session) {
+      if (config.role === 'admin' && session.role === 'member') {
+        throw new AppError('forbidden', 'This needs the owner or admin role; members cannot do it.');
+      }
+    } else if (scope !== null && scope !== undefined && !grantsAny(request.auth.scopes, scope)) {
       const needed = typeof scope === 'string' ? `the scope "${scope}"` : `any of the scopes ${scope.map((s) => `"${s}"`).join(', ')}`;
       throw new AppError('forbidden', `This API key lacks ${needed}.`, { extra: { required_scopes: satisfyingScopes(scope) } });
     }

@@ -19,6 +19,7 @@ export const TAGS = [
   { name: 'analytics', description: 'Server-side aggregates: facts and calculations only.' },
   { name: 'webhooks', description: 'Webhook endpoints and the delivery log.' },
   { name: 'extensions', description: 'Full-access routes (scope `*` unless stated) that create records and move their state.' },
+  { name: 'console', description: 'Console sign-in, the session, API keys and team management: console sessions only (the `custops_session` cookie); API keys are refused with 403.' },
   { name: 'meta', description: 'Health and the API description.' },
 ];
 
@@ -47,18 +48,27 @@ function errorResponses(codes: ErrorCode[]): Record<string, object> {
 export function decorateRouteSchemas(app: App): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(API_PREFIX) || !route.schema) return;
-    const config = (route.config ?? {}) as { scope?: ScopeRequirement | null; errors?: ErrorCode[] };
+    const config = (route.config ?? {}) as { scope?: ScopeRequirement | null; errors?: ErrorCode[]; session?: 'sign-in' | 'only'; role?: 'admin' };
     const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
     if (config.scope === undefined) throw new Error(`${String(route.method)} ${route.url} declares no scope (use null for a public route)`);
+    if (config.session) {
+      schema.security = config.session === 'only' ? [{ sessionCookie: [] }] : [];
+      const line = 'Console sessions only: a request with an API key is refused (403 `forbidden`).' +
+        (config.session === 'only' ? ' Writes need `X-CSRF-Token`.' : '') + (config.role === 'admin' ? ' Needs the owner or admin role.' : '');
+      schema.description = schema.description ? `${schema.description}\n\n${line}` : line;
+      const codes = [...new Set([...COMMON_ERRORS, ...(config.errors ?? [])])];
+      schema.response = { ...errorResponses(codes), ...(schema.response ?? {}) };
+      return;
+    }
     if (config.scope === null) {
       schema.security = [];
       schema.response = { '4xx': { ...Type.Ref('ErrorResponse'), description: 'Client error, for example `not_found`.' }, ...(schema.response ?? {}) };
       return;
     }
     const scope = config.scope;
-    schema.security = [{ bearerAuth: [] }];
+    schema.security = [{ bearerAuth: [] }, { sessionCookie: [] }];
     schema['x-required-scopes'] = typeof scope === 'string' ? [scope] : [...scope];
-    const line = describeRequirement(scope);
+    const line = describeRequirement(scope) + (config.role === 'admin' ? ' Console sessions need the owner or admin role.' : '');
     schema.description = schema.description ? `${schema.description}\n\n${line}` : line;
     const codes = [...new Set([...COMMON_ERRORS, ...(config.errors ?? [])])];
     schema.response = { ...errorResponses(codes), ...(schema.response ?? {}) };
@@ -91,10 +101,19 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
       tags: TAGS,
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key secret (`cok_…`) created with `custops key create`.' },
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key secret (`cok_…`) created in the console or with `custops key create`.' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'custops_session',
+            description:
+              'The web console\'s session (from `POST /api/v1/session`). It acts with the signed-in user\'s role instead of key scopes; ' +
+              'cookie-authenticated writes (POST, PUT, PATCH, DELETE) must send `X-CSRF-Token` (from the session), else 403 `forbidden`. ' +
+              'A request with `Authorization` is judged by its key alone and its cookies are ignored.',
+          },
         },
       },
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     },
     // A route whose body may be left out (`x-body-optional` in its schema) gets `requestBody.required: false`.
     transformObject: (documentObject) => {

@@ -55,7 +55,11 @@ describe('OpenAPI document', () => {
       assert.ok(statuses.some((s) => s.startsWith('4')), `${id} has a 4xx`);
       // 204 No Content has no body to type; every other success does.
       if (ok !== '204') assert.ok(op.responses[ok!].content?.['application/json']?.schema, `${id} 2xx body is typed`);
-      if (op.security.length) {
+      if (op.tags.includes('console')) {
+        // Console session routes take no key, so they have no scope: the session cookie (or nothing, to sign in).
+        assert.ok(op.security.length === 0 || JSON.stringify(op.security) === '[{"sessionCookie":[]}]', `${id} session security`);
+        assert.ok(op.responses['403'] && op.responses['401'], `${id} documents 401 and 403`);
+      } else if (op.security.length) {
         assert.ok(op['x-required-scopes']?.length >= 1, `${id} names its scope`);
         for (const s of ['401', '403', '422', '429', '500']) assert.ok(op.responses[s], `${id} documents ${s}`);
       }

@@ -89,7 +89,7 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
   app.put(
     '/contacts/:id/marketing-audiences',
     {
-      config: { scope: '*', errors: ['contact_not_found', 'audience_not_found'] },
+      config: { scope: '*', role: 'admin', errors: ['contact_not_found', 'audience_not_found'] },
       schema: {
         operationId: 'replaceContactMarketingAudiences',
         summary: "Replace a contact's marketing audiences",
@@ -108,7 +108,7 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
   app.delete(
     '/contacts/:id/marketing-audiences',
     {
-      config: { scope: '*', errors: ['contact_not_found', 'audience_not_found'] },
+      config: { scope: '*', role: 'admin', errors: ['contact_not_found', 'audience_not_found'] },
       // No body at all means "leave every audience": validate it as the empty object.
       preValidation: async (request) => {
         if (request.body === undefined) request.body = {};

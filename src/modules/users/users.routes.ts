@@ -49,7 +49,7 @@ export function registerUserRoutes(app: App, deps: ModuleDeps): void {
   app.post(
     '/users',
     {
-      config: { scope: '*', errors: ['conflict'] },
+      config: { scope: '*', role: 'admin', errors: ['conflict'] },
       schema: {
         operationId: 'createUser',
         summary: 'Create a team user',

@@ -18,7 +18,8 @@ export const webhookSchemas: TSchema[] = [WebhookEndpoint, WebhookDelivery, Webh
 
 const tags = ['webhooks'];
 const read = { scope: 'webhooks:read' as const };
-const write = { scope: 'webhooks:write' as const };
+// Members may not manage endpoints from the console (decisions: roles); keys are judged by their scopes.
+const write = { scope: 'webhooks:write' as const, role: 'admin' as const };
 // decisions.md lists GET of one endpoint and of one delivery under webhook management (webhooks:write);
 // they are reads too, so either scope grants them.
 const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] as ('webhooks:read' | 'webhooks:write')[] };

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { ConsoleUser } from './server.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+/** Screenshots of every page, for people to look at; ignored by git. */
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+export const CHROMIUM = process.env.CUSTOPS_CHROMIUM ?? '/usr/bin/chromium';
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** Debian's Chromium, headless (`playwright install` is not used: the system browser is). */
+export async function launchBrowser(): Promise<Browser> {
+  assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it (apt-get install chromium) or set CUSTOPS_CHROMIUM`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export async function newContext(browser: Browser, baseURL: string, viewport = DESKTOP): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  return context;
+}
+
+/** Fails the test on any uncaught page error or console error (an XSS payload that ran would show here too). */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    // The browser logs failed requests (a 401 while signed out, a 403 the test provokes): those are expected answers.
+    if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) errors.push(`console: ${msg.text()}`);
+  });
+  return errors;
+}
+
+export async function signIn(page: Page, user: ConsoleUser, landing = /\/deals$/): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(landing);
+}
+
+/** axe-core over the page (or an open dialog): no serious or critical violation. */
+export async function assertAccessible(page: Page, label: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.help} @ ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`),
+    [],
+    `accessibility violations on ${label}`,
+  );
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+// Evaluated in the page (as strings: the test code is compiled without the DOM library).
+export const focused = {
+  text: (page: Page) => page.evaluate<string | null>('document.activeElement?.textContent ?? null'),
+  name: (page: Page) => page.evaluate<string | null>('document.activeElement?.getAttribute("name") ?? null'),
+  label: (page: Page) => page.evaluate<string | null>('document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent ?? null'),
+};
+
+/** Pixels the page scrolls sideways (0 when it fits the viewport). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type DatabaseHandle } from '../../../src/db/database.ts';
+import { migrateToLatest } from '../../../src/db/migrate.ts';
+import { systemClock } from '../../../src/lib/clock.ts';
+import { createAccount } from '../../../src/modules/accounts/accounts.service.ts';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.service.ts';
+import { createUser } from '../../../src/modules/users/users.service.ts';
+import { custops, freePort, waitForHttp, type Child } from '../../webhooks/helpers/processes.ts';
+
+export interface ConsoleUser {
+  id: number;
+  email: string;
+  password: string;
+  name: string;
+}
+
+export interface ConsoleServer {
+  url: string;
+  accountId: number;
+  owner: ConsoleUser;
+  admin: ConsoleUser;
+  member: ConsoleUser;
+  /** A full-access key of the account, for setting up data through the API. */
+  apiKey: string;
+  /** The same SQLite file the server uses, for assertions and setup the API does not offer. */
+  database: DatabaseHandle;
+  child: Child;
+  api(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; json: any }>;
+  stop(): Promise<void>;
+}
+
+const PASSWORD = 'correct horse battery staple';
+
+/**
+ * A real `custops serve` child process over a fresh SQLite file, with one account whose owner,
+ * admin and member can sign in to the console (one server per test file).
+ */
+export async function startConsoleServer(options: { env?: Record<string, string> } = {}): Promise<ConsoleServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'custops-console-'));
+  const databaseUrl = `sqlite:${join(dir, 'custops.db')}`;
+  const database = openDatabase(databaseUrl);
+  await migrateToLatest(database.db);
+  const deps = { db: database.db, clock: systemClock };
+  const tag = randomBytes(3).toString('hex');
+  const { account, owner } = await createAccount(deps, { name: 'Acme Console', ownerEmail: `owner-${tag}@example.com`, ownerPassword: PASSWORD, ownerName: 'Olivia Owner' });
+  const admin = await createUser(deps, account.id, { email: `admin-${tag}@example.com`, display_name: 'Adam Admin', role: 'admin', password: PASSWORD });
+  const member = await createUser(deps, account.id, { email: `member-${tag}@example.com`, display_name: 'Mia Member', role: 'member', password: PASSWORD });
+  const key = await createApiKey(deps, { accountId: account.id, name: 'setup', scopes: ['*'], rateLimitPerMinute: null });
+
+  const port = await freePort();
+  const child = custops(['serve', '--port', String(port)], {
+    DATABASE_URL: databaseUrl,
+    CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+    CUSTOPS_DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
+    ...options.env,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/healthz`, child);
+  return {
+    url,
+    accountId: account.id,
+    owner: { id: owner!.id, email: owner!.email, password: PASSWORD, name: 'Olivia Owner' },
+    admin: { id: admin.id, email: admin.email, password: PASSWORD, name: 'Adam Admin' },
+    member: { id: member.id, email: member.email, password: PASSWORD, name: 'Mia Member' },
+    apiKey: key.secret,
+    database,
+    child,
+    async api(method, path, body, apiKey = key.secret) {
+      const res = await fetch(url + path, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, json: text ? JSON.parse(text) : null };
+    },
+    async stop() {
+      child.proc.kill('SIGTERM');
+      await child.exited;
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/page';
+
+export function ActivityPage() {
+  return <Placeholder title="Activity" />;
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/page';
+
+export function ApiKeysPage() {
+  return <Placeholder title="API keys" />;
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/page';
+
+export function OrgsPage() {
+  return <Placeholder title="Organizations" />;
+}
