@@ -32,6 +32,8 @@ import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/a
 import { registerMetricsRoute, registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.ts';
 import fastifyCookie from '@fastify/cookie';
 import { registerSessionRoutes, sessionSchemas } from './modules/sessions/sessions.routes.ts';
+import { apiKeySchemas, registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { registerTeamRoutes } from './modules/team/team.routes.ts';
 import { createSessionAuthenticator } from './modules/sessions/session-auth.ts';
 import { registerConsole } from './modules/console/console.static.ts';
 
@@ -88,7 +90,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   if (store instanceof RedisRateLimitStore) await store.connected();
 
   const sharedSchemas = [ErrorResponse, PaginationSchema, ...orgSchemas, ...userSchemas, ...contactSchemas, ...dealSchemas,
-    ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas, ...sessionSchemas];
+    ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas, ...sessionSchemas, ...apiKeySchemas];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas));
 
@@ -167,6 +169,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
       registerAnalyticsRoutes(v1, moduleDeps);
       registerWebhookRoutes(v1, moduleDeps);
       registerSessionRoutes(v1, moduleDeps);
+      registerApiKeyRoutes(v1, moduleDeps);
+      registerTeamRoutes(v1, moduleDeps);
     },
     { prefix: API_PREFIX },
   );

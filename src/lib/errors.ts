@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
   support_log_not_found: { status: 404, description: 'No such support log on this ticket.' },
   webhook_endpoint_not_found: { status: 404, description: 'No such webhook endpoint in this account.' },
   webhook_delivery_not_found: { status: 404, description: 'No such webhook delivery in this account.' },
+  api_key_not_found: { status: 404, description: 'No such API key in this account.' },
   method_not_allowed: { status: 405, description: 'The route exists but not with this method.' },
   org_ambiguous: { status: 409, description: 'Several organizations match the lookup hints.' },
   external_id_conflict: { status: 409, description: 'The (source_app, external_org_id) pair is already linked to another organization.' },

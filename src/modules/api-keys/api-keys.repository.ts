@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql } from 'kysely';
+import { countRows } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 
 export function findKeyByHash(db: Executor, secretHash: string) {
@@ -78,3 +79,23 @@ export async function markAuthChanged(trx: Executor): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_notify(${AUTH_CHANNEL}, '')`.execute(trx);
 }
 
+const KEY_COLUMNS = ['id', 'name', 'prefix', 'scopes', 'rate_limit_per_minute', 'created_at', 'last_used_at', 'revoked_at'] as const;
+
+function accountKeys(db: Executor, accountId: number, includeRevoked: boolean) {
+  let q = db.selectFrom('api_keys').where('account_id', '=', accountId);
+  if (!includeRevoked) q = q.where('revoked_at', 'is', null);
+  return q;
+}
+
+export function countAccountKeys(db: Executor, accountId: number, includeRevoked: boolean): Promise<number> {
+  return countRows(db, accountKeys(db, accountId, includeRevoked));
+}
+
+/** Newest first. */
+export function listAccountKeys(db: Executor, accountId: number, includeRevoked: boolean, limit: number, offset: number) {
+  return accountKeys(db, accountId, includeRevoked).select([...KEY_COLUMNS]).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+}
+
+export function findAccountKey(db: Executor, accountId: number, id: number) {
+  return db.selectFrom('api_keys').select([...KEY_COLUMNS]).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}

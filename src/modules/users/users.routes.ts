@@ -3,6 +3,7 @@ import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { API_PREFIX } from '../../http/openapi.ts';
 import { pageOf } from '../../lib/pagination.ts';
+import { AppError } from '../../lib/errors.ts';
 import { CreateUserBody, User, UserList, UserListQuery } from './users.schemas.ts';
 import * as service from './users.service.ts';
 
@@ -60,6 +61,10 @@ export function registerUserRoutes(app: App, deps: ModuleDeps): void {
       },
     },
     async (request, reply) => {
+      const session = request.auth.session;
+      if (session && request.body.role === 'owner' && session.role !== 'owner') {
+        throw new AppError('forbidden', 'Only an owner can make someone an owner.');
+      }
       const user = await service.createUser(deps, request.auth.accountId, request.body);
       return reply.code(201).header('Location', `${API_PREFIX}/users/${user.id}`).send(user);
     },
