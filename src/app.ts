@@ -34,6 +34,7 @@ import fastifyCookie from '@fastify/cookie';
 import { registerSessionRoutes, sessionSchemas } from './modules/sessions/sessions.routes.ts';
 import { apiKeySchemas, registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { registerTeamRoutes } from './modules/team/team.routes.ts';
+import { registerWebhookConsoleRoutes } from './modules/webhooks/webhooks.console.routes.ts';
 import { createSessionAuthenticator } from './modules/sessions/session-auth.ts';
 import { registerConsole } from './modules/console/console.static.ts';
 
@@ -171,6 +172,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
       registerSessionRoutes(v1, moduleDeps);
       registerApiKeyRoutes(v1, moduleDeps);
       registerTeamRoutes(v1, moduleDeps);
+      registerWebhookConsoleRoutes(v1, moduleDeps);
     },
     { prefix: API_PREFIX },
   );

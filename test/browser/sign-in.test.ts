@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { assertAccessible, focused, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from './helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from './helpers/browser.ts';
 import { startConsoleServer, type ConsoleServer } from './helpers/server.ts';
 
 const NAV_ALL = ['Deals', 'Pipeline', 'Tickets', 'Organizations', 'Contacts', 'Activity', 'Analytics', 'Webhooks'];
 
-describe('console sign-in, navigation and sign-out (browser)', () => {
+describe('console sign-in, navigation and sign-out (browser)', BROWSER_TEST, () => {
   let server: ConsoleServer;
   let browser: Browser;
   before(async () => {

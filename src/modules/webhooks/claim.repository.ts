@@ -15,6 +15,7 @@ export interface ClaimedDelivery {
   next_trigger: 'manual' | null;
   /** Attempts recorded before this claim. */
   attempts: number;
+  is_test: boolean | number;
   url: string;
   secret_encrypted: string;
   previous_secret_encrypted: string | null;
@@ -86,7 +87,7 @@ export async function claimDue(db: Db, postgres: boolean, now: number, leaseMs: 
       .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
       .innerJoin('events as e', 'e.id', 'd.event_id')
       .select([
-        'd.id', 'd.account_id', 'd.endpoint_id', 'd.event_type', 'd.next_trigger', 'd.attempts', 'w.url', 'w.secret_encrypted', 'w.previous_secret_encrypted',
+        'd.id', 'd.account_id', 'd.endpoint_id', 'd.event_type', 'd.next_trigger', 'd.attempts', 'd.is_test', 'w.url', 'w.secret_encrypted', 'w.previous_secret_encrypted',
         'w.previous_secret_expires_at', 'e.public_id', 'e.payload',
       ])
       .where('d.id', 'in', taken)

@@ -79,3 +79,8 @@ export async function requeueFailed(db: Executor, accountId: number, endpointId:
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+export async function payloadOf(db: Executor, accountId: number, eventId: number): Promise<string> {
+  const row = await db.selectFrom('events').select('payload').where('account_id', '=', accountId).where('id', '=', eventId).executeTakeFirstOrThrow();
+  return row.payload;
+}

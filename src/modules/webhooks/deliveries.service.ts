@@ -8,6 +8,7 @@ import { DEFAULT_PER_PAGE } from '../../lib/pagination.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
 import { wakeDispatchers } from '../events/outbox.ts';
 import * as repo from './deliveries.repository.ts';
+import { deliveryHeaders } from './signing.ts';
 import { findEndpoint } from './endpoints.repository.ts';
 import type { DeliveryListQueryInput, WebhookDeliveryView } from './webhooks.schemas.ts';
 import { inTransaction } from '../idempotency/request-scope.ts';
@@ -26,14 +27,16 @@ export function toDeliveryView(r: repo.DeliveryRow): WebhookDeliveryView {
     duration_ms: r.duration_ms,
     created_at: iso(r.created_at),
     last_attempt_at: iso(r.last_attempt_at),
+    test: Boolean(r.is_test),
   };
 }
 
-function toAttemptView(a: repo.AttemptRow) {
+function toAttemptView(a: repo.AttemptRow, test: boolean) {
   return {
     id: a.id,
     attempt_number: a.attempt_number,
-    trigger: a.trigger,
+    // A test send's own attempts are stored as scheduled ones; a Retry of it stays manual.
+    trigger: test && a.trigger === 'scheduled' ? 'test' : a.trigger,
     status_code: a.status_code,
     error: a.error,
     response_body: a.response_body,
@@ -62,7 +65,27 @@ export async function getDelivery(db: Db, accountId: number, id: number) {
   const row = await repo.findDelivery(db, accountId, id);
   if (!row) throw notFound('webhook_delivery_not_found', id);
   const attempts = await repo.attemptsOf(db, accountId, id);
-  return { ...toDeliveryView(row), attempts_log: attempts.map(toAttemptView) };
+  const payload = await repo.payloadOf(db, accountId, row.event_id);
+  const test = Boolean(row.is_test);
+  return {
+    ...toDeliveryView(row),
+    attempts_log: attempts.map((a) => toAttemptView(a, test)),
+    payload: JSON.parse(payload) as Record<string, unknown>,
+    request_headers: sentHeaders(row, payload, row.last_attempt_at ?? row.next_attempt_at ?? row.created_at),
+  };
+}
+
+const MASK = '••••••••';
+
+/** The headers an attempt carried, rebuilt (they are not stored) with every signature masked. */
+function sentHeaders(row: repo.DeliveryRow, payload: string, at: number): Record<string, string> {
+  const headers = deliveryHeaders({
+    body: payload, eventType: row.event_type, eventId: row.event_public_id, deliveryId: row.id, secret: 'masked', previousSecret: null,
+    timestampSeconds: Math.floor(Number(at) / 1000), test: Boolean(row.is_test),
+  });
+  headers['x-service-signature'] = MASK;
+  headers['webhook-signature'] = `v1,${MASK}`;
+  return headers;
 }
 
 /**

@@ -41,7 +41,7 @@ export interface HeadClaim {
   refused: number;
 }
 
-const CLAIMED_COLUMNS = sql`d.id, d.account_id, d.endpoint_id, d.event_type, d.next_trigger, d.attempts, d.next_attempt_at,
+const CLAIMED_COLUMNS = sql`d.id, d.account_id, d.endpoint_id, d.event_type, d.next_trigger, d.attempts, d.is_test, d.next_attempt_at,
   w.url, w.secret_encrypted, w.previous_secret_encrypted, w.previous_secret_expires_at, e.public_id, e.payload`;
 
 type ClaimedRow = ClaimedDelivery & { next_attempt_at: number };

@@ -245,6 +245,7 @@ export class Dispatcher {
       secret: this.#secret(d.secret_encrypted),
       previousSecret: previous,
       timestampSeconds: Math.floor(requestedAt / 1000),
+      test: Boolean(d.is_test),
     });
     const result = await this.#sender.send(d.url, headers, body);
     release();
@@ -257,7 +258,11 @@ export class Dispatcher {
         statusCode: result.statusCode, error: result.error, responseBody: result.responseBody, durationMs: result.durationMs, requestedAt,
         previousAttempts: d.attempts,
       },
-      (attemptNumber, failingSince) => outcomeOf(result, attemptNumber, failingSince, requestedAt, schedule, this.#o.random),
+      (attemptNumber, failingSince) => {
+        const outcome = outcomeOf(result, attemptNumber, failingSince, requestedAt, schedule, this.#o.random);
+        // A test send is a probe: a failure is shown, not retried on the schedule (Retry sends it again).
+        return d.is_test && outcome.status === 'failed' ? { ...outcome, nextAttemptAt: null } : outcome;
+      },
     );
   }
 

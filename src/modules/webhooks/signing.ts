@@ -45,6 +45,8 @@ export interface SigningInput {
   /** The secret before the last rotation, while it still signs (24 hours). */
   previousSecret: string | null;
   timestampSeconds: number;
+  /** A test send: adds `X-Service-Test: 1`. */
+  test?: boolean;
 }
 
 export const USER_AGENT = 'service/1.0';
@@ -67,6 +69,7 @@ export function deliveryHeaders(input: SigningInput): Record<string, string> {
     signatures.push(standardSignature(input.previousSecret, input.eventId, input.timestampSeconds, input.body));
   }
   headers['webhook-signature'] = signatures.join(' ');
+  if (input.test) headers['x-service-test'] = '1';
   return headers;
 }
 

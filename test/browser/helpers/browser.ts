@@ -10,6 +10,9 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 export const CHROMIUM = process.env.CUSTOPS_CHROMIUM ?? '/usr/bin/chromium';
 
+/** Per browser test: a hung browser fails the test instead of stalling `npm test`. */
+export const BROWSER_TEST = { timeout: 300_000 };
+
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
@@ -18,12 +21,14 @@ export async function launchBrowser(): Promise<Browser> {
   assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it (apt-get install chromium) or set CUSTOPS_CHROMIUM`);
   return chromium.launch({
     executablePath: CHROMIUM,
+    timeout: 60_000,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
 
 export async function newContext(browser: Browser, baseURL: string, viewport = DESKTOP): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL, viewport });
+  context.setDefaultTimeout(20_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   return context;
 }

@@ -81,7 +81,9 @@ export async function startConsoleServer(options: { env?: Record<string, string>
     },
     async stop() {
       child.proc.kill('SIGTERM');
+      const killer = setTimeout(() => child.proc.kill('SIGKILL'), 15_000);
       await child.exited;
+      clearTimeout(killer);
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     },
