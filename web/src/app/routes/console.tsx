@@ -1,11 +1,46 @@
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { canManage } from '../../lib/session';
+import { oneOf, pageSearch, positiveInt, text } from '../../lib/search';
+import { EVENT_TYPES, type DeliveryFilters } from '../../features/webhooks/api';
 import { signedInRoute } from './root';
 
 const webhooks = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'webhooks',
-  component: lazyRouteComponent(() => import('../../features/webhooks/webhooks-page'), 'WebhooksPage'),
+  component: lazyRouteComponent(() => import('../../features/webhooks/endpoints-page'), 'EndpointsPage'),
+});
+
+const webhookEndpoint = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'webhooks/endpoints/$endpointId',
+  component: lazyRouteComponent(() => import('../../features/webhooks/endpoint-page'), 'EndpointPage'),
+});
+
+const STATUSES = ['pending', 'sent', 'failed'] as const;
+
+/** The deliveries table's filters and page, kept in the URL. */
+function deliverySearch(s: Record<string, unknown>): DeliveryFilters {
+  return {
+    status: oneOf(s.status, STATUSES),
+    event_type: oneOf(s.event_type, EVENT_TYPES),
+    endpoint_id: positiveInt(s.endpoint_id),
+    from: text(s.from),
+    to: text(s.to),
+    ...pageSearch(s),
+  };
+}
+
+const webhookDeliveries = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'webhooks/deliveries',
+  validateSearch: deliverySearch,
+  component: lazyRouteComponent(() => import('../../features/webhooks/deliveries-page'), 'DeliveriesPage'),
+});
+
+const webhookDelivery = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'webhooks/deliveries/$deliveryId',
+  component: lazyRouteComponent(() => import('../../features/webhooks/delivery-page'), 'DeliveryPage'),
 });
 
 /** Owners and admins only: the server refuses the others; the console does not offer the page. */
@@ -16,6 +51,7 @@ const adminOnly = ({ context }: { context: { session: { user: { role: 'owner' | 
 const apiKeys = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'api-keys',
+  validateSearch: (s: Record<string, unknown>): { page?: number } => pageSearch(s),
   beforeLoad: adminOnly,
   component: lazyRouteComponent(() => import('../../features/api-keys/api-keys-page'), 'ApiKeysPage'),
 });
@@ -23,8 +59,9 @@ const apiKeys = createRoute({
 const team = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'team',
+  validateSearch: (s: Record<string, unknown>): { page?: number } => pageSearch(s),
   beforeLoad: adminOnly,
   component: lazyRouteComponent(() => import('../../features/team/team-page'), 'TeamPage'),
 });
 
-export const consoleRoutes = [webhooks, apiKeys, team];
+export const consoleRoutes = [webhooks, webhookEndpoint, webhookDeliveries, webhookDelivery, apiKeys, team];

@@ -1,0 +1,126 @@
+import { useState, type FormEvent } from 'react';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { CopyButton } from '../../components/copy-button';
+import { Dialog } from '../../components/dialog';
+import { CheckboxGroup, TextField } from '../../components/field';
+import { ApiError } from '../../lib/api';
+import type { ApiKey, Scope } from '../../lib/types';
+import { useCreateKey } from './api';
+import { PRESETS, SCOPE_OPTIONS, scopesOf, type Preset } from './scopes';
+
+type Created = ApiKey & { secret: string };
+
+/** The form, then (once created) the secret: shown this one time, with a copy button and an MCP snippet for agents. */
+export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
+  const create = useCreateKey();
+  const [name, setName] = useState('');
+  const [preset, setPreset] = useState<Preset>('full');
+  const [custom, setCustom] = useState<Scope[]>([]);
+  const [rateLimit, setRateLimit] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [created, setCreated] = useState<Created | null>(null);
+
+  function close(open: boolean) {
+    if (open) return onOpenChange(true);
+    setName('');
+    setPreset('full');
+    setCustom([]);
+    setRateLimit('');
+    setErrors({});
+    setCreated(null);
+    onOpenChange(false);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const local: Record<string, string> = {};
+    if (name.trim() === '') local.name = 'Give the key a name, such as the integration that uses it.';
+    const scopes = scopesOf(preset, custom);
+    if (scopes.length === 0) local.scopes = 'Choose at least one scope.';
+    if (rateLimit !== '' && !(/^\d+$/.test(rateLimit) && Number(rateLimit) >= 1)) local.rate_limit_per_minute = 'A whole number of requests per minute, 1 or more.';
+    setErrors(local);
+    if (Object.keys(local).length) return;
+    try {
+      setCreated(await create.mutateAsync({ name: name.trim(), scopes, rate_limit_per_minute: rateLimit === '' ? null : Number(rateLimit) }));
+    } catch (err) {
+      if (err instanceof ApiError) setErrors({ ...fieldErrors(err.fields), form: err.message });
+      else setErrors({ form: 'The server could not be reached.' });
+    }
+  }
+
+  if (created) {
+    const mcp = JSON.stringify({ mcpServers: { custops: { url: `${window.location.origin}/mcp`, headers: { Authorization: `Bearer ${created.secret}` } } } }, null, 2);
+    const agent = created.scopes.length === 1 && created.scopes[0] === 'read';
+    return (
+      <Dialog title="Your new API key" isOpen={isOpen} onOpenChange={close}>
+        <Alert tone="warning">Copy the secret now. It is shown only this once; custops keeps only a hash of it.</Alert>
+        <p>
+          <strong>{created.name}</strong>, scopes {created.scopes.join(', ')}
+        </p>
+        <code className="secret" aria-label="API key secret">
+          {created.secret}
+        </code>
+        <p>
+          <CopyButton text={created.secret} label="Copy secret" />
+        </p>
+        {agent ? (
+          <>
+            <h3>Use it with an AI agent (MCP)</h3>
+            <p>Add this server to the agent's MCP configuration. It can read through every tool and change nothing.</p>
+            <pre aria-label="MCP configuration">{mcp}</pre>
+            <CopyButton text={mcp} label="Copy MCP configuration" />
+          </>
+        ) : null}
+        <div className="dialog-actions">
+          <Button variant="primary" onClick={() => close(false)}>
+            Done
+          </Button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog title="Create API key" isOpen={isOpen} onOpenChange={close}>
+      <form onSubmit={submit} noValidate>
+        {errors.form ? <Alert>{errors.form}</Alert> : null}
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} autoFocus />
+        <fieldset className="field">
+          <legend>Access</legend>
+          {PRESETS.map((p) => (
+            <label key={p.value} className="checkbox">
+              <input type="radio" name="preset" value={p.value} checked={preset === p.value} onChange={() => setPreset(p.value)} />
+              <span>
+                {p.label} <span className="muted">— {p.description}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {preset === 'custom' ? <CheckboxGroup legend="Scopes" options={SCOPE_OPTIONS} value={custom} onChange={(v) => setCustom(v as Scope[])} error={errors.scopes} /> : null}
+        {preset !== 'custom' && errors.scopes ? <p className="field-error">{errors.scopes}</p> : null}
+        <TextField
+          label="Rate limit (requests per minute)"
+          inputMode="numeric"
+          value={rateLimit}
+          onChange={(e) => setRateLimit(e.target.value)}
+          error={errors.rate_limit_per_minute}
+          description="Leave empty for the server's default."
+        />
+        <div className="dialog-actions">
+          <Button onClick={() => close(false)}>Cancel</Button>
+          <Button type="submit" variant="primary" disabled={create.isPending}>
+            Create key
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The server names array items `scopes.0`; the form shows them on the field. */
+function fieldErrors(fields: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields)) out[k.split('.')[0]] = `The server refused this: ${v.replaceAll('_', ' ')}.`;
+  return out;
+}

@@ -1,0 +1,75 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../lib/api';
+import type { EventType } from '../../lib/types';
+
+/** The catalog, in the order the forms list it (the type checks each name against the API). */
+export const EVENT_TYPES: EventType[] = [
+  'deal.created', 'deal.won', 'deal.lost', 'deal.activity.created', 'support.ticket.opened', 'support.ticket.closed', 'support.log.created',
+];
+
+export interface DeliveryFilters {
+  status?: 'pending' | 'sent' | 'failed';
+  event_type?: EventType;
+  endpoint_id?: number;
+  from?: string;
+  to?: string;
+  page?: number;
+}
+
+const REFRESH_MS = 2000;
+
+export function useEndpoints() {
+  return useQuery({ queryKey: ['webhooks', 'endpoints'], queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoints', { params: { query: { per_page: 100 } } })) });
+}
+
+export function useHealth() {
+  return useQuery({ queryKey: ['webhooks', 'health'], queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoint-health')), refetchInterval: 15_000 });
+}
+
+export function useEndpoint(id: number) {
+  return useQuery({ queryKey: ['webhooks', 'endpoint', id], queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoints/{id}', { params: { path: { id } } })) });
+}
+
+/** Refreshes itself every 2 s while any delivery on the page still waits for an attempt. */
+export function useDeliveries(filters: DeliveryFilters, perPage = 25) {
+  return useQuery({
+    queryKey: ['webhooks', 'deliveries', filters, perPage],
+    queryFn: () => unwrap(api.GET('/api/v1/webhooks/deliveries', { params: { query: { ...filters, per_page: perPage } } })),
+    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending' || (d.status === 'failed' && d.next_attempt_at)) ? REFRESH_MS : false),
+  });
+}
+
+export function useDelivery(id: number) {
+  return useQuery({
+    queryKey: ['webhooks', 'delivery', id],
+    queryFn: () => unwrap(api.GET('/api/v1/webhooks/deliveries/{id}', { params: { path: { id } } })),
+    refetchInterval: (q) => (q.state.data?.status === 'pending' ? REFRESH_MS : false),
+  });
+}
+
+function useWebhookMutation<A, R>(fn: (arg: A) => Promise<R>) {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['webhooks'] }) });
+}
+
+export interface EndpointInput {
+  name: string;
+  url: string;
+  event_types: EventType[];
+}
+
+export const useCreateEndpoint = () => useWebhookMutation((body: EndpointInput) => unwrap(api.POST('/api/v1/webhooks/endpoints', { body })));
+export const useUpdateEndpoint = () =>
+  useWebhookMutation(({ id, ...body }: Partial<EndpointInput> & { id: number; enabled?: boolean }) =>
+    unwrap(api.PATCH('/api/v1/webhooks/endpoints/{id}', { params: { path: { id } }, body })),
+  );
+export const useDeleteEndpoint = () => useWebhookMutation((id: number) => unwrap(api.DELETE('/api/v1/webhooks/endpoints/{id}', { params: { path: { id } } })));
+export const useRotateSecret = () =>
+  useWebhookMutation((id: number) => unwrap(api.POST('/api/v1/webhooks/endpoints/{id}/rotate-secret', { params: { path: { id } }, body: {} })));
+export const useRecover = () =>
+  useWebhookMutation(({ id, since }: { id: number; since: string }) => unwrap(api.POST('/api/v1/webhooks/endpoints/{id}/recover', { params: { path: { id } }, body: { since } })));
+export const useTestSend = () =>
+  useWebhookMutation(({ id, event_type }: { id: number; event_type: EventType }) =>
+    unwrap(api.POST('/api/v1/webhooks/endpoints/{id}/test', { params: { path: { id } }, body: { event_type } })),
+  );
+export const useRetry = () => useWebhookMutation((id: number) => unwrap(api.POST('/api/v1/webhooks/deliveries/{id}/retry', { params: { path: { id } }, body: {} })));
