@@ -100,7 +100,7 @@ for (const engine of engines()) {
       assert.deepEqual(failed, {
         id: failed.id, endpoint_id: bad.id, event_id: e1.public_id, event_type: 'deal.won', status: 'failed', attempts: 1,
         next_attempt_at: new Date(clock.now() + 5000).toISOString(), response_status: 500, error: 'http_status', duration_ms: failed.duration_ms,
-        created_at: new Date(day1).toISOString(), last_attempt_at: new Date(clock.now()).toISOString(),
+        created_at: new Date(day1).toISOString(), last_attempt_at: new Date(clock.now()).toISOString(), test: false,
       });
       const ids = async (q: Record<string, string | number>) => (await list(q)).json().data.map((d: any) => d.id);
       assert.deepEqual(await ids({ status: 'failed' }), [failed.id]);
@@ -124,8 +124,13 @@ for (const engine of engines()) {
       assert.equal((await list({}, b.key)).json().pagination.total, 1);
       const detail = await call(h, 'GET', `/api/v1/webhooks/deliveries/${failed.id}`, { key: a.key });
       assert.equal(detail.statusCode, 200);
-      const { attempts_log, ...record } = detail.json();
+      const { attempts_log, payload, request_headers, ...record } = detail.json();
       assert.deepEqual(record, failed);
+      // The exact payload sent, and the headers rebuilt with the signatures masked.
+      assert.equal(payload.id, e1.public_id);
+      assert.equal(request_headers['x-service-event-id'], e1.public_id);
+      assert.equal(request_headers['x-service-delivery'], String(failed.id));
+      assert.equal(request_headers['x-service-signature'], '••••••••');
       assert.deepEqual(attempts_log, [{
         id: attempts_log[0].id, attempt_number: 1, trigger: 'scheduled', status_code: 500, error: 'http_status', response_body: 'boom',
         duration_ms: attempts_log[0].duration_ms, requested_at: new Date(clock.now()).toISOString(),
