@@ -10,7 +10,7 @@ import * as listCounts from './migrations/2026-11-24T2200_list_counts.ts';
 import * as searchIndex from './migrations/2026-11-24T2210_search_index.ts';
 import * as statusSort from './migrations/2026-11-24T2220_status_sort.ts';
 import * as authChanges from './migrations/2026-11-24T2230_auth_changes.ts';
-import * as consoleSessions from './migrations/2026-11-24T0200_console_sessions.ts';
+import * as consoleSessions from './migrations/2026-11-24T2300_console_sessions.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -27,7 +27,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T2210_search_index': searchIndex,
   '2026-11-24T2220_status_sort': statusSort,
   '2026-11-24T2230_auth_changes': authChanges,
-  '2026-11-24T0200_console_sessions': consoleSessions,
+  '2026-11-24T2300_console_sessions': consoleSessions,
 };
 
 /** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */
