@@ -1,9 +1,10 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { Type } from 'typebox';
 import { ERROR_CATALOGUE, type ErrorCode } from '../lib/errors.ts';
 import { describeRequirement, type ScopeRequirement } from '../modules/api-keys/scopes.ts';
 import type { App } from './types.ts';
+import { webhookPayloadComponents, webhooksSection } from './openapi-webhooks.ts';
+import { registerDocsPage } from './docs-page.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -17,10 +18,10 @@ export const TAGS = [
   { name: 'support', description: 'Support tickets and their logs.' },
   { name: 'activity', description: 'The unified activity feed.' },
   { name: 'analytics', description: 'Server-side aggregates: facts and calculations only.' },
-  { name: 'webhooks', description: 'Webhook endpoints and the delivery log.' },
+  { name: 'webhooks', description: 'Webhook endpoints and the delivery log. The events themselves, their payloads and signature headers are under `webhooks` (OpenAPI 3.1).' },
   { name: 'extensions', description: 'Full-access routes (scope `*` unless stated) that create records and move their state.' },
   { name: 'console', description: 'Console sign-in, the session, API keys and team management: console sessions only (the `custops_session` cookie); API keys are refused with 403.' },
-  { name: 'meta', description: 'Health and the API description.' },
+  { name: 'meta', description: 'Liveness, readiness, Prometheus metrics and this API description: no API key needed.' },
 ];
 
 /** Groups error codes by status for the OpenAPI responses. */
@@ -40,16 +41,39 @@ function errorResponses(codes: ErrorCode[]): Record<string, object> {
   return out;
 }
 
+/** A 2xx response without its own description gets one from its schema, so none reads "Default Response". */
+function describeSuccess(schema: Record<string, unknown> & { response?: Record<string, unknown> }): void {
+  for (const [status, raw] of Object.entries(schema.response ?? {})) {
+    if (!status.startsWith('2') || !raw || typeof raw !== 'object') continue;
+    const response = raw as Record<string, unknown>;
+    if (response.description) continue;
+    const title = typeof response.title === 'string' ? response.title : typeof response.$ref === 'string' ? response.$ref : null;
+    const description = title?.endsWith('List')
+      ? `One page of ${title.slice(0, -'List'.length)} records, with \`pagination\`.`
+      : title
+        ? `The ${title}.`
+        : String(schema.summary ?? 'Success.');
+    schema.response![status] = { ...response, description };
+  }
+}
+
+// Fastify calls onRoute again for the HEAD route it adds beside each GET, with the same schema object.
+const decorated = new WeakSet<object>();
+
 /**
- * Adds what every API route shares to its schema before Fastify compiles it: the bearer
- * security requirement, the required scope (in the description and as `x-required-scopes`),
- * and the error responses, so the document can never forget them.
+ * Adds what every route shares to its schema before Fastify compiles it: the bearer security
+ * requirement, the required scope (stated once in the description, and as `x-required-scopes`),
+ * the error responses and a description of each success response, so the document can never
+ * forget them.
  */
 export function decorateRouteSchemas(app: App): void {
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(API_PREFIX) || !route.schema) return;
+    if (!route.schema || decorated.has(route.schema) || (route.schema as { hide?: boolean }).hide) return;
     const config = (route.config ?? {}) as { scope?: ScopeRequirement | null; errors?: ErrorCode[]; session?: 'sign-in' | 'only'; role?: 'admin' };
+    if (!route.url.startsWith(API_PREFIX) && config.scope !== null) return;
+    decorated.add(route.schema);
     const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
+    describeSuccess(schema);
     if (config.scope === undefined) throw new Error(`${String(route.method)} ${route.url} declares no scope (use null for a public route)`);
     if (config.session) {
       schema.security = config.session === 'only' ? [{ sessionCookie: [] }] : [];
@@ -61,8 +85,9 @@ export function decorateRouteSchemas(app: App): void {
       return;
     }
     if (config.scope === null) {
-      schema.security = [];
-      schema.response = { '4xx': { ...Type.Ref('ErrorResponse'), description: 'Client error, for example `not_found`.' }, ...(schema.response ?? {}) };
+      schema.security ??= [];
+      const errors = (config.errors ?? []).length ? errorResponses(config.errors!) : {};
+      schema.response = { '4xx': { ...Type.Ref('ErrorResponse'), description: 'Client error, for example `not_found`.' }, ...errors, ...(schema.response ?? {}) };
       return;
     }
     const scope = config.scope;
@@ -81,6 +106,7 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
       openapi: '3.1.0',
       info: {
         title: 'custops API',
+        summary: 'Sales and support tracking API v1 with signed webhooks.',
         version,
         description:
           'Customer-operations API v1: organizations, users, contacts, deals, support tickets, the unified activity feed, ' +
@@ -99,6 +125,7 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
       },
       servers: [{ url: '/', description: 'This server' }],
       tags: TAGS,
+      // Filled in by transformObject below (the plugin does not copy a webhooks section through).
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key secret (`cok_…`) created in the console or with `custops key create`.' },
@@ -111,6 +138,7 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
               'cookie-authenticated writes (POST, PUT, PATCH, DELETE) must send `X-CSRF-Token` (from the session), else 403 `forbidden`. ' +
               'A request with `Authorization` is judged by its key alone and its cookies are ignored.',
           },
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'The CUSTOPS_METRICS_TOKEN of the server (GET /metrics only).' },
         },
       },
       security: [{ bearerAuth: [] }, { sessionCookie: [] }],
@@ -126,11 +154,14 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
           }
         }
       }
-      return doc;
+      const out = doc as typeof doc & { webhooks?: unknown; components?: { schemas?: Record<string, unknown> } };
+      out.webhooks = webhooksSection();
+      out.components = { ...out.components, schemas: { ...out.components?.schemas, ...webhookPayloadComponents() } };
+      return out;
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String((json as { $id?: string }).$id ?? `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await registerDocsPage(app);
 }

@@ -177,13 +177,27 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
   );
 }
 
+const metricsRouteSchema = {
+  operationId: 'getMetrics',
+  summary: 'Prometheus metrics',
+  description:
+    'Prometheus text format, for `Authorization: Bearer <CUSTOPS_METRICS_TOKEN>`; without a configured token the route does not exist (404), as it counts across every account. ' +
+    'Webhook delivery counts by status, queue depth and oldest due age (read from the database, the same from any process); ' +
+    'this process\'s delivery attempts and their latency; dependency state.',
+  tags: ['meta'],
+  security: [{ metricsToken: [] }],
+  response: {
+    200: { description: 'The metrics, Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: { type: 'string' } } } },
+  },
+};
+
 /**
  * `GET /metrics` (Prometheus text format, the metrics token, outside /api/v1): delivery counts by status,
  * queue depth and oldest due age from the database, plus this process's attempt counters and latency.
  */
 export function registerMetricsRoute(app: App, deps: ModuleDeps, options: { onRequest: (request: FastifyRequest) => Promise<void>; registries: Registry[] }): void {
   const queue = createQueueRegistry(deps.db, deps.clock);
-  app.get('/metrics', { config: { scope: null }, schema: { hide: true }, onRequest: options.onRequest }, async (_request, reply) =>
+  app.get('/metrics', { config: { scope: null, errors: ['unauthorized', 'not_found'] }, schema: metricsRouteSchema, onRequest: options.onRequest }, async (_request, reply) =>
     reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(queue, options.registries)),
   );
 }

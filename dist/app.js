@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
+import { systemClock } from './lib/clock.js';
+import { authPlugin } from './http/auth.js';
+import { tooDeepField } from './lib/metadata.js';
+import { AppError } from './lib/errors.js';
+import { textGuardPlugin } from './http/text-guard.js';
+import { collectRoutePatterns, registerErrorHandling } from './http/errors.js';
+import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.js';
+import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit.js';
+import { ErrorResponse, PaginationSchema } from './http/schemas.js';
+import { buildValidatorCompiler } from './http/validation.js';
+import { idempotencyPlugin } from './modules/idempotency/idempotency.plugin.js';
+import { registerMetaRoutes } from './modules/meta/meta.routes.js';
+import { registerOrgRoutes, orgSchemas } from './modules/orgs/orgs.routes.js';
+import { registerUserRoutes, userSchemas } from './modules/users/users.routes.js';
+import { registerContactRoutes, contactSchemas } from './modules/contacts/contacts.routes.js';
+import { registerDealRoutes, dealSchemas } from './modules/deals/deals.routes.js';
+import { registerSupportRoutes, supportSchemas } from './modules/support/support.routes.js';
+import { registerActivityRoutes, activitySchemas } from './modules/activity/activity.routes.js';
+import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.js';
+import { registerMetricsRoute, registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.js';
+export const VERSION = '1.0.0';
+/** `req_` + 8 random bytes per process + a counter: unique across processes without a CSPRNG call per request. */
+function requestIds() {
+    const prefix = 'req_' + randomBytes(8).toString('hex');
+    let n = 0;
+    return () => prefix + (++n).toString(16).padStart(8, '0');
+}
+export const BODY_LIMIT = 1024 * 1024;
+export const MAX_BODY_DEPTH = 32;
+/**
+ * The composition root: cross-cutting plugins first (errors, JSON parsing, auth, idempotency,
+ * OpenAPI), then each module's routes, in the order they read in the API index.
+ */
+export async function buildApp(config, deps) {
+    const clock = deps.clock ?? systemClock;
+    const app = Fastify({
+        logger: deps.logger ?? { level: config.logLevel },
+        bodyLimit: BODY_LIMIT,
+        genReqId: requestIds(),
+        // CUSTOPS_TRUST_PROXY: only these proxies' X-Forwarded-For sets request.ip (logs, limits); nobody's by default.
+        trustProxy: config.trustProxy.length ? [...config.trustProxy] : false,
+        // While closing, requests on kept-alive connections get 503 service_unavailable in the error model (below).
+        return503OnClosing: false,
+        routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    }).withTypeProvider();
+    const store = deps.rateLimitStore ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+    if (!deps.rateLimitStore)
+        app.addHook('onClose', () => store.close());
+    const sharedSchemas = [ErrorResponse, PaginationSchema, ...orgSchemas, ...userSchemas, ...contactSchemas, ...dealSchemas,
+        ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas];
+    for (const schema of sharedSchemas)
+        app.addSchema(schema);
+    app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas));
+    let closing = false;
+    app.addHook('preClose', async () => {
+        closing = true;
+    });
+    app.addHook('onRequest', async (request, reply) => {
+        reply.header('X-Request-Id', request.id);
+        if (closing) {
+            reply.header('Connection', 'close');
+            throw new AppError('service_unavailable', 'The server is shutting down; retry the request.');
+        }
+    });
+    // Keep the raw bytes (for X-Service-Signature) and defer a syntax error until after the auth checks.
+    app.decorateRequest('rawBody', undefined);
+    app.decorateRequest('invalidJson', false);
+    app.decorateRequest('bodyTooDeep', null);
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    // JSON only: any other body (text/plain included) is 415 unsupported_media_type.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+        const raw = body;
+        request.rawBody = raw;
+        // An empty JSON body is an empty object: its required fields are then named one by one.
+        if (raw.length === 0)
+            return done(null, {});
+        parseJson(request, raw.toString('utf8'), (err, value) => {
+            if (err) {
+                request.invalidJson = true;
+                return done(null, undefined);
+            }
+            // No operation takes JSON nested this deep; refusing it here keeps every later walk of the body shallow.
+            const deep = tooDeepField(value, MAX_BODY_DEPTH);
+            if (deep !== null) {
+                request.bodyTooDeep = deep;
+                return done(null, undefined);
+            }
+            done(null, value);
+        });
+    });
+    const routePatterns = collectRoutePatterns(app);
+    registerErrorHandling(app, routePatterns);
+    decorateRouteSchemas(app);
+    await registerOpenApi(app, VERSION);
+    await app.register(authPlugin, { db: deps.database.db, clock, store, defaultRateLimit: config.rateLimitPerMinute });
+    await app.register(textGuardPlugin);
+    await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours, secretKey: config.secretKey });
+    const moduleDeps = {
+        db: deps.database.db,
+        dialect: deps.database.dialect,
+        config,
+        clock,
+        notifyEvents: deps.notifyEvents ?? (() => { }),
+    };
+    registerMetaRoutes(app, moduleDeps);
+    registerMetricsRoute(app, moduleDeps);
+    await app.register(async (api) => {
+        const v1 = api;
+        registerOrgRoutes(v1, moduleDeps);
+        registerUserRoutes(v1, moduleDeps);
+        registerContactRoutes(v1, moduleDeps);
+        registerDealRoutes(v1, moduleDeps);
+        registerSupportRoutes(v1, moduleDeps);
+        registerActivityRoutes(v1, moduleDeps);
+        registerAnalyticsRoutes(v1, moduleDeps);
+        registerWebhookRoutes(v1, moduleDeps);
+    }, { prefix: API_PREFIX });
+    return app;
+}

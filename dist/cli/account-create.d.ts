@@ -1,0 +1,1 @@
+export declare const accountCreateCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

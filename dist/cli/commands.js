@@ -1,0 +1,26 @@
+import { accountCreateCommand } from './account-create.js';
+import { demoCommand } from './demo.js';
+import { keyCreateCommand } from './key-create.js';
+import { keyListCommand } from './key-list.js';
+import { keyRevokeCommand } from './key-revoke.js';
+import { secretKeyRotateCommand } from './secret-key-rotate.js';
+import { migrateCommand } from './migrate.js';
+import { seedCommand } from './seed.js';
+import { serveCommand } from './serve.js';
+import { workerCommand } from './worker.js';
+/**
+ * Every `custops` command, in the order `custops help` lists them. A new command is one file
+ * beside this one (see command.ts: `defineCommand`) and one entry here.
+ */
+export const commands = [
+    migrateCommand,
+    serveCommand,
+    workerCommand,
+    accountCreateCommand,
+    keyCreateCommand,
+    keyRevokeCommand,
+    keyListCommand,
+    secretKeyRotateCommand,
+    demoCommand,
+    seedCommand,
+];

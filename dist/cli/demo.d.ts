@@ -1,0 +1,1 @@
+export declare const demoCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

@@ -1,0 +1,1 @@
+export declare const keyCreateCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

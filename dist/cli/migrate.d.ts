@@ -1,0 +1,1 @@
+export declare const migrateCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

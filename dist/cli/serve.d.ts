@@ -1,0 +1,1 @@
+export declare const serveCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

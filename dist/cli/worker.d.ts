@@ -1,0 +1,1 @@
+export declare const workerCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

@@ -1,0 +1,102 @@
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import Type, {} from 'typebox';
+import Value from 'typebox/value';
+/** Standard Webhooks schedule: 5s, 5m, 30m, 2h, 5h, 10h, 14h, 20h, 24h (10 attempts in all). */
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const integer = (env, fallback, min, max, description) => Type.Integer({ env, default: fallback, minimum: min, maximum: max, mustBe: `a whole number from ${min} to ${max}`, description });
+const text = (env, fallback, pattern, mustBe, description, secret = false) => Type.String({ env, default: fallback, pattern, mustBe, description, secret });
+const optionalText = (env, pattern, mustBe, description, secret = false) => Type.Union([Type.Null(), Type.String({ pattern })], { env, default: null, mustBe, description, secret });
+const flag = (env, description) => Type.Decode(Type.Union(['0', '1', 'false', 'true', 'no', 'yes'].map((v) => Type.Literal(v)), { env, default: '0', mustBe: '0 or 1', description, lowercase: true }), (value) => value === '1' || value === 'true' || value === 'yes');
+/**
+ * Every environment setting, in one TypeBox schema: adding a setting is one entry here (its
+ * decoded value then appears on `Config` under the property's name). Values arrive as text;
+ * `loadConfig` turns digit strings into numbers for integer settings, then TypeBox fills the
+ * defaults, checks, and decodes.
+ */
+export const SettingsSchema = Type.Object({
+    databaseUrl: text('DATABASE_URL', 'sqlite:./data/custops.db', '^(sqlite:|postgres://|postgresql://)', 'sqlite:<path>, sqlite::memory: or postgres://…', 'the database: SQLite file or PostgreSQL server', true),
+    port: integer('PORT', 8080, 0, 65535, 'listen port of serve'),
+    host: text('HOST', '127.0.0.1', '^\\S+$', 'a host name or address', 'listen address of serve'),
+    redisUrl: optionalText('REDIS_URL', '^rediss?://', 'a redis:// or rediss:// URL', 'shared rate-limit store (in memory when unset)', true),
+    secretKey: Type.Decode(optionalText('CUSTOPS_SECRET_KEY', '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$', '32 bytes, as 64 hex digits or base64', 'key encrypting webhook secrets at rest (generated into the data folder with SQLite)', true), (value) => (value === null ? null : decodeSecretKey(value))),
+    rateLimitPerMinute: integer('CUSTOPS_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000, 'default requests per minute of an API key'),
+    webhookRetryScheduleSeconds: Type.Decode(text('CUSTOPS_WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE.join(','), '^\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*$', 'comma-separated seconds', 'seconds between webhook delivery attempts'), (value) => Object.freeze(value.split(',').map(Number))),
+    webhookTimeoutMs: integer('CUSTOPS_WEBHOOK_TIMEOUT_MS', 15000, 100, 600_000, 'time-out of one webhook attempt'),
+    webhookAllowPrivate: flag('CUSTOPS_WEBHOOK_ALLOW_PRIVATE', '1 allows loopback and private webhook targets (development and tests only)'),
+    idempotencyTtlHours: integer('CUSTOPS_IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365, 'how long idempotency keys are kept'),
+    logLevel: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { env: 'LOG_LEVEL', default: 'info', mustBe: `one of ${LOG_LEVELS.join(', ')}`,
+        description: 'pino log level' }),
+    dataDir: Type.Decode(optionalText('CUSTOPS_DATA_DIR', '.', 'a folder', 'folder of the secret key generated in SQLite mode (default: beside the database file)'), (value) => (value === null ? null : resolve(value))),
+    pgPoolSize: integer('CUSTOPS_PG_POOL_SIZE', 10, 1, 1000, 'PostgreSQL connections per process'),
+    webhookRetentionDays: integer('CUSTOPS_WEBHOOK_RETENTION_DAYS', 30, 1, 36500, 'days events, deliveries and attempts are kept'),
+    trustProxy: Type.Decode(optionalText('CUSTOPS_TRUST_PROXY', '^[0-9A-Fa-f:.,/\\s]+$', 'comma-separated IP addresses or CIDRs', "proxies whose X-Forwarded-For is believed (client IP in logs and limits); none when unset"), (value) => Object.freeze(parseTrustProxy(value))),
+});
+/** Comma-separated IP addresses or CIDRs (IPv4 or IPv6); a typo stops the start. */
+function parseTrustProxy(raw) {
+    const list = (raw ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+    for (const entry of list) {
+        const [address, bits, extra] = entry.split('/');
+        const family = isIP(address);
+        const max = family === 4 ? 32 : 128;
+        if (!family || extra !== undefined || (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > max))) {
+            throw new ConfigError('CUSTOPS_TRUST_PROXY', `must be comma-separated IP addresses or CIDRs, got "${entry}"`);
+        }
+    }
+    return list;
+}
+export class ConfigError extends Error {
+    variable;
+    constructor(variable, message) {
+        super(`${variable}: ${message}`);
+        this.name = 'ConfigError';
+        this.variable = variable;
+    }
+}
+export function decodeSecretKey(raw, variable = 'CUSTOPS_SECRET_KEY') {
+    const text = raw.trim();
+    const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+    if (key.length !== 32)
+        throw new ConfigError(variable, 'must be 32 bytes, as 64 hex digits or base64');
+    return key;
+}
+const settings = SettingsSchema.properties;
+/** The environment's text for each setting: blank is unset, digits become numbers for integer settings. */
+function readEnvironment(env) {
+    const input = {};
+    for (const [name, schema] of Object.entries(settings)) {
+        const raw = env[schema.env]?.trim();
+        if (raw === undefined || raw === '')
+            continue;
+        // Only plain digits become numbers: "1.5" or "1e3" stay text and fail the integer check.
+        input[name] = schema.type === 'integer' && /^\d+$/.test(raw) ? Number(raw) : schema.lowercase ? raw.toLowerCase() : raw;
+    }
+    return input;
+}
+/** Decodes the environment. Throws ConfigError naming the variable on the first invalid one. */
+export function loadConfig(env = process.env, overrides = {}) {
+    const input = Value.Default(SettingsSchema, readEnvironment(env));
+    const [error] = Value.Errors(SettingsSchema, input);
+    if (error) {
+        const setting = settings[error.instancePath.split('/')[1]];
+        const raw = env[setting.env];
+        throw new ConfigError(setting.env, `must be ${setting.mustBe}${setting.secret ? '' : `, got "${raw}"`}`);
+    }
+    const decoded = Value.Decode(SettingsSchema, input);
+    return Object.freeze({
+        ...decoded,
+        ...(overrides.port === undefined ? {} : { port: overrides.port }),
+        ...(overrides.host === undefined ? {} : { host: overrides.host }),
+        dialect: decoded.databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgres',
+        secretKeySource: decoded.secretKey ? 'env' : 'none',
+        webhookConnectTimeoutMs: 5000,
+    });
+}
+/** One line per setting (variable, default, meaning), for `custops help`. */
+export function describeSettings() {
+    return Object.values(settings).map((s) => {
+        const fallback = s.default;
+        return `  ${s.env.padEnd(32)} ${s.description}${fallback === null || fallback === undefined ? '' : ` (default ${String(fallback)})`}`;
+    });
+}

@@ -1,0 +1,90 @@
+import { DatabaseSync } from 'node:sqlite';
+/** Values node:sqlite cannot bind are converted the same way everywhere: booleans to 0/1, dates to ISO text. */
+function bindable(value) {
+    if (typeof value === 'boolean')
+        return value ? 1 : 0;
+    if (value instanceof Date)
+        return value.toISOString();
+    if (value === undefined)
+        return null;
+    return value;
+}
+/**
+ * Adapts Node's built-in `node:sqlite` (no native build, works on Node 24) to the statement
+ * interface Kysely's SqliteDialect expects. Prepared statements are cached per SQL text:
+ * Kysely compiles the same queries again and again, and preparing is the costly step.
+ */
+export class NodeSqliteDatabase {
+    #db;
+    #cache = new Map();
+    static CACHE_SIZE = 512;
+    /** Statements other than SELECT run on this connection (writes, BEGIN/COMMIT/ROLLBACK): see `generation`. */
+    #localChanges = 0;
+    #dataVersion;
+    constructor(path) {
+        this.#db = new DatabaseSync(path);
+        // Explicit pragmas: WAL for concurrent readers, NORMAL sync (durable at checkpoints, safe with WAL),
+        // enforced foreign keys, a busy timeout for other processes, and a 64 MiB page cache.
+        this.#db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      PRAGMA foreign_keys = ON;
+      PRAGMA busy_timeout = 5000;
+      PRAGMA cache_size = -65536;
+      PRAGMA temp_store = MEMORY;
+    `);
+    }
+    get raw() {
+        return this.#db;
+    }
+    /**
+     * Changes whenever the database may have changed: a statement other than a SELECT on this
+     * connection, or a commit by any other connection or process (`PRAGMA data_version`). Results
+     * cached under one generation are exact while it holds.
+     */
+    generation() {
+        this.#dataVersion ??= this.#db.prepare('PRAGMA data_version');
+        const row = this.#dataVersion.get();
+        return `${this.#localChanges}:${row.data_version}`;
+    }
+    close() {
+        this.#cache.clear();
+        if (this.#db.isOpen)
+            this.#db.close();
+    }
+    prepare(sql) {
+        let entry = this.#cache.get(sql);
+        if (!entry) {
+            const stmt = this.#db.prepare(sql);
+            const reader = stmt.columns().length > 0;
+            entry = { stmt, reader, writes: !(reader && /^\s*select\b/i.test(sql)) };
+            if (this.#cache.size >= NodeSqliteDatabase.CACHE_SIZE) {
+                const oldest = this.#cache.keys().next().value;
+                if (oldest !== undefined)
+                    this.#cache.delete(oldest);
+            }
+            this.#cache.set(sql, entry);
+        }
+        const { stmt, reader, writes } = entry;
+        const note = () => {
+            if (writes)
+                this.#localChanges++;
+        };
+        return {
+            reader,
+            all: (parameters) => {
+                note();
+                return stmt.all(...parameters.map(bindable));
+            },
+            run: (parameters) => {
+                note();
+                const r = stmt.run(...parameters.map(bindable));
+                return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+            },
+            iterate: (parameters) => {
+                note();
+                return stmt.iterate(...parameters.map(bindable));
+            },
+        };
+    }
+}

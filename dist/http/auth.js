@@ -1,0 +1,94 @@
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors.js';
+import { hmacSha256Hex, safeEqual, sha256Hex } from '../lib/crypto.js';
+import { findKeyByHash, touchKey } from '../modules/api-keys/api-keys.repository.js';
+import { grantsAny, parseStoredScopes, satisfyingScopes } from '../modules/api-keys/scopes.js';
+const WINDOW_MS = 60_000;
+const TOUCH_EVERY_MS = 60_000;
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+export function readBearer(header) {
+    const m = header ? BEARER.exec(header) : null;
+    return m ? m[1] : null;
+}
+/** X-Service-Signature: lowercase hex HMAC-SHA256 of the raw body keyed with the key secret as sent. */
+export function signatureMatches(secret, rawBody, signature) {
+    const expected = hmacSha256Hex(secret, rawBody ?? Buffer.alloc(0));
+    return safeEqual(expected, signature.trim());
+}
+/**
+ * The checks of every authenticated route, in the order decisions.md fixes:
+ * authentication (401) → signature (403) → rate limit (429) → scope (403); then the body's
+ * JSON syntax (422) and schema validation. Public routes (`config.scope === null`) skip them.
+ */
+export const authPlugin = fp(async (app, opts) => {
+    const lastTouched = new Map();
+    app.decorateRequest('auth', null);
+    app.addHook('onRequest', async (request) => {
+        if (request.routeOptions.config.scope === null || request.routeOptions.config.scope === undefined)
+            return;
+        const secret = readBearer(request.headers.authorization);
+        if (!secret)
+            throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
+        const secretHash = sha256Hex(secret);
+        const key = await findKeyByHash(opts.db, secretHash);
+        if (!key || key.revoked_at !== null)
+            throw new AppError('unauthorized', 'The API key is invalid or revoked.');
+        request.auth = {
+            accountId: Number(key.account_id),
+            keyId: Number(key.id),
+            scopes: parseStoredScopes(key.scopes),
+            rateLimitPerMinute: key.rate_limit_per_minute ?? opts.defaultRateLimit,
+            // Counted by a digest of the secret, not the row id: ids repeat across databases sharing one Redis.
+            rateLimitKey: secretHash.slice(0, 32),
+        };
+        const now = opts.clock.now();
+        if (now - (lastTouched.get(key.id) ?? key.last_used_at ?? 0) > TOUCH_EVERY_MS) {
+            lastTouched.set(key.id, now);
+            // last_used_at is advisory: written at most once a minute per key per process, off the request path.
+            touchKey(opts.db, key.id, now).catch((err) => request.log.warn({ err }, 'could not record key use'));
+        }
+    });
+    app.addHook('preValidation', async (request, reply) => {
+        const scope = request.routeOptions.config.scope;
+        if (scope === null || scope === undefined) {
+            throwBodyProblem(request);
+            return;
+        }
+        // Every authenticated request counts against the key's budget and carries the RateLimit-* headers,
+        // the refused ones too; the signature verdict is still given before the rate-limit one.
+        const limit = request.auth.rateLimitPerMinute;
+        const hit = await opts.store.hit(`key:${request.auth.rateLimitKey}`, WINDOW_MS);
+        const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+        reply.header('RateLimit-Limit', String(limit));
+        reply.header('RateLimit-Remaining', String(Math.max(0, limit - hit.count)));
+        reply.header('RateLimit-Reset', String(resetSeconds));
+        const signature = request.headers['x-service-signature'];
+        if (signature !== undefined) {
+            const secret = readBearer(request.headers.authorization) ?? '';
+            const value = Array.isArray(signature) ? signature.join(',') : signature;
+            if (!signatureMatches(secret, request.rawBody, value)) {
+                throw new AppError('forbidden', 'X-Service-Signature does not match the request body.');
+            }
+        }
+        if (hit.count > limit) {
+            throw new AppError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${resetSeconds} s.`, {
+                headers: { 'Retry-After': String(resetSeconds) },
+            });
+        }
+        if (!grantsAny(request.auth.scopes, scope)) {
+            const needed = typeof scope === 'string' ? `the scope "${scope}"` : `any of the scopes ${scope.map((s) => `"${s}"`).join(', ')}`;
+            throw new AppError('forbidden', `This API key lacks ${needed}.`, { extra: { required_scopes: satisfyingScopes(scope) } });
+        }
+        throwBodyProblem(request);
+    });
+});
+/** A body the JSON parser set aside (malformed, or nested too deep): reported after the access checks. */
+function throwBodyProblem(request) {
+    if (request.invalidJson)
+        throw invalidJson();
+    if (request.bodyTooDeep)
+        throw new AppError('validation_error', 'The request body nests too deeply.', { fields: { [request.bodyTooDeep]: 'too_deep' } });
+}
+function invalidJson() {
+    return new AppError('validation_error', 'The request body is not valid JSON.', { fields: { body: 'invalid_json' } });
+}

@@ -1,0 +1,59 @@
+import fp from 'fastify-plugin';
+import { validationError } from '../lib/errors.js';
+/** The path of the first string (or key) holding a NUL character, or null. */
+export function findNul(value, path) {
+    if (typeof value === 'string')
+        return value.includes('\u0000') ? path : null;
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+            const found = findNul(value[i], `${path}.${i}`);
+            if (found)
+                return found;
+        }
+        return null;
+    }
+    if (value && typeof value === 'object') {
+        for (const [k, v] of Object.entries(value)) {
+            const here = path ? `${path}.${k}` : k;
+            if (k.includes('\u0000'))
+                return here;
+            const found = findNul(v, here);
+            if (found)
+                return found;
+        }
+    }
+    return null;
+}
+const INTEGER_TEXT = /^-?\d+$/;
+/** A query or path value that should be an integer but is not spelled as one (`1e2`, `0x10`, `+5`, ` 1`). */
+function badIntegerSpelling(values, schema) {
+    const props = schema?.properties;
+    if (!props || !values || typeof values !== 'object')
+        return null;
+    for (const [name, raw] of Object.entries(values)) {
+        if (props[name]?.type !== 'integer')
+            continue;
+        for (const v of [raw].flat())
+            if (typeof v === 'string' && !INTEGER_TEXT.test(v))
+                return name;
+    }
+    return null;
+}
+/**
+ * PostgreSQL text cannot hold NUL (U+0000), and no field of this API needs it: a NUL anywhere in
+ * the query, path or body is 422 `invalid_character` naming the field, on both engines alike.
+ * Integer parameters must be spelled as decimal digits. Runs after the authentication, signature,
+ * rate-limit and scope checks (registered after them).
+ */
+export const textGuardPlugin = fp(async (app) => {
+    app.addHook('preValidation', async (request) => {
+        const field = findNul(request.query, '') ?? findNul(request.params, '') ?? findNul(request.body, '');
+        if (field !== null)
+            throw validationError({ [field || 'body']: 'invalid_character' }, 'Text may not contain the NUL character (U+0000).');
+        // Integers in the query and path are plain decimal digits: the coercing validator would take 1e2, 0x10 or +5.
+        const schema = request.routeOptions.schema;
+        const spelled = badIntegerSpelling(request.query, schema?.querystring) ?? badIntegerSpelling(request.params, schema?.params);
+        if (spelled !== null)
+            throw validationError({ [spelled]: 'invalid_type' }, `${spelled} must be a whole number in decimal digits.`);
+    });
+});

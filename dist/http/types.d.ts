@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ErrorCode } from '../lib/errors.ts';
+import type { ScopeRequirement } from '../modules/api-keys/scopes.ts';
+/** The Fastify instance every module registers routes on (TypeBox types flow into handlers). */
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+/** Who is calling: resolved from the API key before any route code runs. */
+export interface AuthContext {
+    accountId: number;
+    keyId: number;
+    /** null for full access ("*"). */
+    scopes: ReadonlySet<string> | null;
+    rateLimitPerMinute: number;
+    /** The rate-limit counter's name for this key. */
+    rateLimitKey: string;
+}
+declare module 'fastify' {
+    interface FastifyRequest {
+        /** Set for every authenticated route; routes may rely on it (the auth hook rejects otherwise). */
+        auth: AuthContext;
+        /** The exact request body bytes, for X-Service-Signature and idempotency fingerprints. */
+        rawBody: Buffer | undefined;
+        /** The body was not valid JSON: reported as 422 after authentication, signature and scope checks. */
+        invalidJson: boolean;
+        /** The field whose value nests deeper than any operation accepts: reported as 422 at the same point. */
+        bodyTooDeep: string | null;
+    }
+    interface FastifyContextConfig {
+        /** The scope the route requires (or a list, any of which grants it); `null` marks a public route (no key needed). */
+        scope?: ScopeRequirement | null;
+        /** Route-specific error codes, documented in the OpenAPI document beside the common ones. */
+        errors?: ErrorCode[];
+    }
+}

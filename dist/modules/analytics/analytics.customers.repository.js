@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import { DAY_MS } from './analytics.period.js';
+import { wholeDays } from './analytics.rollup.repository.js';
+import { OPEN_DEAL, OPEN_TICKET, rows, within } from './analytics.sql.js';
+export const RANKING_METRICS = ['deals_created', 'deals_won', 'activities', 'tickets_created', 'support_updates', 'open_deals', 'open_tickets'];
+/** Rankings that describe "now" rather than the period (no previous period, no change). */
+export const NOW_METRICS = ['open_deals', 'open_tickets'];
+function source(metric, accountId, p) {
+    switch (metric) {
+        case 'deals_created':
+            return sql `deals where account_id = ${accountId} and ${within('created_at', p)}`;
+        case 'deals_won':
+            return sql `deals where account_id = ${accountId} and ${within('closed_at', p)} and status = 'won'`;
+        case 'activities':
+            return sql `deal_activities where account_id = ${accountId} and ${within('created_at', p)}`;
+        case 'tickets_created':
+            return sql `tickets where account_id = ${accountId} and ${within('created_at', p)}`;
+        case 'support_updates':
+            return sql `support_logs where account_id = ${accountId} and ${within('created_at', p)}`;
+        case 'open_deals':
+            return sql `deals where account_id = ${accountId} and ${OPEN_DEAL}`;
+        case 'open_tickets':
+            return sql `tickets where account_id = ${accountId} and ${OPEN_TICKET}`;
+    }
+}
+/** Per-org monthly rollup facts (migration 2026-11-21T0160_analytics) of the period rankings. */
+const MONTHLY = {
+    deals_created: 'org_deal_created', deals_won: 'org_deal_won', activities: 'org_activity',
+    tickets_created: 'org_ticket_created', support_updates: 'org_support_log',
+};
+const day = (ms) => ms / DAY_MS;
+/** Whole months of [from, to) (ms, whole days) and the days around them. */
+function splitMonths(from, to, out) {
+    const f = new Date(from);
+    const t = new Date(to);
+    const a = f.getUTCDate() === 1 ? from : Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1);
+    const b = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1);
+    if (a >= b) {
+        if (from < to)
+            out.raw.push({ from, to });
+        return;
+    }
+    if (from < a)
+        out.raw.push({ from, to: a });
+    out.months.push({ a: day(a), b: day(b) });
+    if (b < to)
+        out.raw.push({ from: b, to });
+}
+/**
+ * A whole-day period cut into whole UTC calendar years and months (answered by the per-org
+ * rollup) and the days around them (answered by the records); other periods are all records.
+ */
+export function segments(p) {
+    const out = { years: [], months: [], raw: [] };
+    if (!wholeDays(p)) {
+        out.raw.push(p);
+        return out;
+    }
+    const f = new Date(p.from);
+    const a = f.getUTCMonth() === 0 && f.getUTCDate() === 1 ? p.from : Date.UTC(f.getUTCFullYear() + 1, 0, 1);
+    const b = Date.UTC(new Date(p.to).getUTCFullYear(), 0, 1);
+    if (a >= b) {
+        splitMonths(p.from, p.to, out);
+        return out;
+    }
+    splitMonths(p.from, a, out);
+    out.years.push({ a: day(a), b: day(b) });
+    splitMonths(b, p.to, out);
+    return out;
+}
+/**
+ * (org_id, n) rows counting records per org over the period, possibly several per org: the
+ * per-org rollup `fact` (by month) and `${fact}_year` (by year) for the whole months and years
+ * inside it, and `from` (a `table where …` over a period) for the days around them.
+ */
+export function perOrgCounts(accountId, p, fact, from) {
+    const raw = (q) => sql `select org_id, count(*) as n from ${from(q)} group by org_id`;
+    if (!fact)
+        return raw(p);
+    const seg = segments(p);
+    const rollup = (name, s) => sql `select dim as org_id, sum(n) as n from analytics_daily
+    where account_id = ${accountId} and fact = ${name} and day >= ${s.a} and day < ${s.b} group by dim`;
+    const parts = [...seg.years.map((s) => rollup(`${fact}_year`, s)), ...seg.months.map((s) => rollup(fact, s)), ...seg.raw.map(raw)];
+    return sql.join(parts, sql ` union all `);
+}
+function perOrg(metric, accountId, p) {
+    return perOrgCounts(accountId, p, MONTHLY[metric], (q) => source(metric, accountId, q));
+}
+/** The top `limit` orgs by the metric (ties by org id), and how many orgs have a non-zero value. */
+export function ranking(db, accountId, metric, p, limit) {
+    return rows(db, sql `
+    select org_id, sum(n) as n, count(*) over () as orgs from (${perOrg(metric, accountId, p)}) per_org
+    group by org_id having sum(n) > 0 order by sum(n) desc, org_id asc limit ${limit}`);
+}
+/** Orgs with an open (or pending) ticket and an open deal now: the first `limit` by open tickets, open deals, id; and their number. */
+export function openSupportAndDeals(db, accountId, limit) {
+    return rows(db, sql `
+    select t.org_id, t.n as open_tickets, d.n as open_deals, count(*) over () as orgs
+    from (select org_id, count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} group by org_id) t
+    join (select org_id, count(*) as n from deals where account_id = ${accountId} and ${OPEN_DEAL} group by org_id) d
+      on d.org_id = t.org_id
+    order by t.n desc, d.n desc, t.org_id asc limit ${limit}`);
+}
+export function orgNames(db, accountId, ids) {
+    if (ids.length === 0)
+        return Promise.resolve([]);
+    return db.selectFrom('orgs').select(['id', 'name']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+}

@@ -1,0 +1,146 @@
+import { parseDateBound } from '../../lib/dates.js';
+import { validationError } from '../../lib/errors.js';
+export const DAY_MS = 86_400_000;
+export const WEEK_MS = 7 * DAY_MS;
+/** 1970-01-05 was a Monday: week buckets are whole weeks counted from it, the same integer SQL on both engines. */
+export const MONDAY_EPOCH_MS = 4 * DAY_MS;
+export const PRESETS = ['today', 'this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'this_year', 'last_year'];
+const MAX_YEARS = 10;
+function startOfDay(ms) {
+    return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+/** Monday 00:00 UTC of the ISO week holding `ms`. */
+export function startOfIsoWeek(ms) {
+    const day = startOfDay(ms);
+    const weekday = (new Date(day).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+    return day - weekday * DAY_MS;
+}
+function monthStart(year, month) {
+    return Date.UTC(year, month, 1);
+}
+/** The preset's period at `now` and the calendar period before it. */
+export function presetPeriods(preset, now) {
+    const d = new Date(now);
+    const y = d.getUTCFullYear();
+    const m = d.getUTCMonth();
+    const q = Math.floor(m / 3) * 3;
+    const months = (year, month, n) => ({ from: monthStart(year, month), to: monthStart(year, month + n) });
+    switch (preset) {
+        case 'today': {
+            const from = startOfDay(now);
+            return { current: { from, to: from + DAY_MS }, previous: { from: from - DAY_MS, to: from } };
+        }
+        case 'this_week':
+        case 'last_week': {
+            const monday = startOfIsoWeek(now) - (preset === 'last_week' ? WEEK_MS : 0);
+            return { current: { from: monday, to: monday + WEEK_MS }, previous: { from: monday - WEEK_MS, to: monday } };
+        }
+        case 'this_month':
+            return { current: months(y, m, 1), previous: months(y, m - 1, 1) };
+        case 'last_month':
+            return { current: months(y, m - 1, 1), previous: months(y, m - 2, 1) };
+        case 'this_quarter':
+            return { current: months(y, q, 3), previous: months(y, q - 3, 3) };
+        case 'this_year':
+            return { current: months(y, 0, 12), previous: months(y - 1, 0, 12) };
+        case 'last_year':
+            return { current: months(y - 1, 0, 12), previous: months(y - 2, 0, 12) };
+    }
+}
+/**
+ * The period a request asks for. `from`/`to` override `range`; `from` is inclusive and `to`
+ * inclusive as in every date filter (a bare date covers its whole day), turned into an
+ * exclusive end. `from` alone runs to the end of today; `to` alone is refused. The previous
+ * period of a custom range has the same length and ends where the range starts.
+ */
+export function resolveRange(query, now) {
+    const hasFrom = query.from !== undefined && query.from !== '';
+    const hasTo = query.to !== undefined && query.to !== '';
+    if (!hasFrom && !hasTo) {
+        const preset = query.range ?? 'this_month';
+        return { range: preset, ...presetPeriods(preset, now) };
+    }
+    const fields = {};
+    const from = hasFrom ? parseDateBound(query.from, 'start') : null;
+    const toInclusive = hasTo ? parseDateBound(query.to, 'end') : null;
+    if (!hasFrom)
+        fields.from = 'required';
+    else if (from === null)
+        fields.from = 'invalid_date';
+    if (hasTo && toInclusive === null)
+        fields.to = 'invalid_date';
+    if (Object.keys(fields).length)
+        throw validationError(fields);
+    const start = from;
+    const end = toInclusive === null ? startOfDay(now) + DAY_MS : toInclusive + 1;
+    if (start < 0)
+        throw validationError({ from: 'too_small' }, 'from must not be before 1970-01-01.');
+    if (start >= end)
+        throw validationError({ from: 'after_to' }, 'from is after to.');
+    const limit = new Date(start);
+    limit.setUTCFullYear(limit.getUTCFullYear() + MAX_YEARS);
+    if (end > limit.getTime())
+        throw validationError({ to: 'range_too_long' }, `The range is longer than ${MAX_YEARS} years.`);
+    const length = end - start;
+    return { range: 'custom', current: { from: start, to: end }, previous: { from: start - length, to: start } };
+}
+export function wantsCompare(value) {
+    return value === '1' || value === 'true' || value === 'previous';
+}
+/** ISO-8601 week label (`2026-W53`) of the week starting on the Monday `monday`. */
+export function isoWeekLabel(monday) {
+    const thursday = new Date(monday + 3 * DAY_MS);
+    const year = thursday.getUTCFullYear();
+    const week = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / WEEK_MS) + 1;
+    return `${year}-W${String(week).padStart(2, '0')}`;
+}
+/** Week number since 1970-01-05 (as the SQL buckets it) of a Monday. */
+export function weekIndex(ms) {
+    return Math.floor((ms - MONDAY_EPOCH_MS) / WEEK_MS);
+}
+/** The Mondays of every ISO week that overlaps the period, in order. */
+export function weeksOf(p) {
+    const out = [];
+    for (let monday = startOfIsoWeek(p.from); monday < p.to; monday += WEEK_MS)
+        out.push(monday);
+    return out;
+}
+/** 100 × part / whole to one decimal, half away from zero, exact in integers (no float drift at .x5). */
+export function percentOf(part, whole) {
+    const n = 1000 * Math.abs(part);
+    const w = Math.abs(whole);
+    let q = Math.floor(n / w);
+    if (2 * (n - q * w) >= w)
+        q += 1;
+    const sign = Math.sign(part) * Math.sign(whole);
+    return (sign * q) / 10 || 0;
+}
+/** decisions.md: absolute = current − previous; percent to 1 decimal; zero baseline → null + note. */
+export function change(current, previous) {
+    const absolute = current - previous;
+    if (previous === 0)
+        return current === 0 ? { absolute: 0, percent: 0, note: null } : { absolute, percent: null, note: 'zero_baseline' };
+    return { absolute, percent: percentOf(absolute, previous), note: null };
+}
+/** The change of a rate (percentage points, 1 decimal); null when either period has no rate. */
+export function rateChange(current, previous) {
+    if (current === null || previous === null)
+        return null;
+    const moved = change(current, previous);
+    return { ...moved, absolute: Math.round(moved.absolute * 10) / 10 };
+}
+/** A change object for every numeric leaf of `current` (nested objects mirrored). */
+export function changesOf(current, previous) {
+    const out = {};
+    for (const [key, value] of Object.entries(current)) {
+        const before = previous[key];
+        if (typeof value === 'number')
+            out[key] = change(value, Number(before));
+        else if (value && typeof value === 'object' && !Array.isArray(value))
+            out[key] = changesOf(value, before);
+    }
+    return out;
+}
+export function winRate(won, lost) {
+    return won + lost === 0 ? null : percentOf(won, won + lost);
+}

@@ -1,0 +1,70 @@
+import { countRows } from '../../lib/sql.js';
+export function countAudiences(db, accountId) {
+    return countRows(db, db.selectFrom('marketing_audiences').where('account_id', '=', accountId));
+}
+export function listAudiences(db, accountId, limit, offset) {
+    return db
+        .selectFrom('marketing_audiences')
+        .select(['id', 'name'])
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+}
+export function findAudience(db, accountId, id) {
+    return db.selectFrom('marketing_audiences').select(['id', 'name']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+export function findAudienceByName(db, accountId, name) {
+    return db.selectFrom('marketing_audiences').select('id').where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
+}
+export function insertAudience(db, row) {
+    return db.insertInto('marketing_audiences').values(row).returning(['id', 'name']).executeTakeFirstOrThrow();
+}
+/** The ids among `ids` that are audiences of the account. */
+export async function existingAudienceIds(db, accountId, ids) {
+    if (ids.length === 0)
+        return new Set();
+    const rows = await db.selectFrom('marketing_audiences').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => Number(r.id)));
+}
+export function countMemberships(db, accountId, contactId) {
+    return countRows(db, db.selectFrom('contact_audiences').where('account_id', '=', accountId).where('contact_id', '=', contactId));
+}
+/** The contact's audiences, newest audience first (the list convention). */
+export function membershipsOf(db, accountId, contactId, limit, offset) {
+    return db
+        .selectFrom('contact_audiences as ca')
+        .innerJoin('marketing_audiences as a', 'a.id', 'ca.audience_id')
+        .select(['a.id', 'a.name'])
+        .where('ca.account_id', '=', accountId)
+        .where('a.account_id', '=', accountId)
+        .where('ca.contact_id', '=', contactId)
+        .orderBy('a.created_at', 'desc')
+        .orderBy('a.id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+}
+export async function memberAudienceIds(db, accountId, contactId) {
+    const rows = await db.selectFrom('contact_audiences').select('audience_id').where('account_id', '=', accountId).where('contact_id', '=', contactId).execute();
+    return new Set(rows.map((r) => Number(r.audience_id)));
+}
+export async function addMemberships(db, accountId, contactId, audienceIds, now) {
+    if (audienceIds.length === 0)
+        return;
+    await db
+        .insertInto('contact_audiences')
+        .values(audienceIds.map((audience_id) => ({ account_id: accountId, contact_id: contactId, audience_id, created_at: now })))
+        .execute();
+}
+/** Removes the contact from `audienceIds`, or from every audience when `audienceIds` is null. */
+export async function removeMemberships(db, accountId, contactId, audienceIds) {
+    if (audienceIds !== null && audienceIds.length === 0)
+        return;
+    let query = db.deleteFrom('contact_audiences').where('account_id', '=', accountId).where('contact_id', '=', contactId);
+    if (audienceIds !== null)
+        query = query.where('audience_id', 'in', audienceIds);
+    await query.execute();
+}

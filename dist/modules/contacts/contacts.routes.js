@@ -1,0 +1,88 @@
+import { IdParams } from '../../http/schemas.js';
+import { API_PREFIX } from '../../http/openapi.js';
+import { pageOf } from '../../lib/pagination.js';
+import * as audiences from './audiences.service.js';
+import { AudienceList, AudienceListQuery, Contact, ContactList, ContactListQuery, CreateContactBody, MarketingAudience, RemoveMembershipsBody, ReplaceMembershipsBody, } from './contacts.schemas.js';
+import * as service from './contacts.service.js';
+import { registerAudienceRoutes } from './audiences.routes.js';
+/** Shared (by $ref) schemas of this module; the composition root registers them once. */
+export const contactSchemas = [Contact, MarketingAudience];
+export function registerContactRoutes(app, deps) {
+    app.get('/contacts', {
+        config: { scope: 'contacts:read', errors: ['org_not_found'] },
+        schema: {
+            operationId: 'listContacts',
+            summary: 'List contacts',
+            description: 'Contacts of the account, newest first by default; filters combine with AND.',
+            tags: ['contacts'],
+            querystring: ContactListQuery,
+            response: { 200: ContactList },
+        },
+    }, async (request) => {
+        const { org_id, email, q, sort, direction } = request.query;
+        const order = { sort: sort ?? 'created_at', direction: direction ?? 'desc' };
+        return service.listContacts(deps.db, request.auth.accountId, { org_id, email, q }, order, pageOf(request.query));
+    });
+    app.get('/contacts/:id', {
+        config: { scope: 'contacts:read', errors: ['contact_not_found'] },
+        schema: { operationId: 'getContact', summary: 'Get one contact', tags: ['contacts'], params: IdParams, response: { 200: Contact } },
+    }, async (request) => service.getContact(deps.db, request.auth.accountId, request.params.id));
+    app.post('/contacts', {
+        config: { scope: '*', errors: ['org_not_found'] },
+        schema: {
+            operationId: 'createContact',
+            summary: 'Create a contact',
+            description: 'Adds a contact to a customer organization of the account.',
+            tags: ['extensions'],
+            body: CreateContactBody,
+            response: { 201: Contact },
+        },
+    }, async (request, reply) => {
+        const contact = await service.createContact(deps, request.auth.accountId, request.body);
+        return reply.code(201).header('Location', `${API_PREFIX}/contacts/${contact.id}`).send(contact);
+    });
+    app.get('/contacts/:id/marketing-audiences', {
+        config: { scope: 'contacts:read', errors: ['contact_not_found'] },
+        schema: {
+            operationId: 'listContactMarketingAudiences',
+            summary: "List a contact's marketing audiences",
+            tags: ['contacts'],
+            params: IdParams,
+            querystring: AudienceListQuery,
+            response: { 200: AudienceList },
+        },
+    }, async (request) => audiences.contactAudiences(deps.db, request.auth.accountId, request.params.id, pageOf(request.query)));
+    app.put('/contacts/:id/marketing-audiences', {
+        config: { scope: '*', errors: ['contact_not_found', 'audience_not_found'] },
+        schema: {
+            operationId: 'replaceContactMarketingAudiences',
+            summary: "Replace a contact's marketing audiences",
+            description: 'Sets the contact\'s audiences to exactly `audience_ids` and answers the new set. An id that is not an audience of the ' +
+                'account is 404 `audience_not_found` and nothing changes.',
+            tags: ['contacts'],
+            params: IdParams,
+            body: ReplaceMembershipsBody,
+            response: { 200: AudienceList },
+        },
+    }, async (request) => audiences.replaceAudiences(deps, request.auth.accountId, request.params.id, request.body.audience_ids));
+    app.delete('/contacts/:id/marketing-audiences', {
+        config: { scope: '*', errors: ['contact_not_found', 'audience_not_found'] },
+        // No body at all means "leave every audience": validate it as the empty object.
+        preValidation: async (request) => {
+            if (request.body === undefined)
+                request.body = {};
+        },
+        schema: {
+            operationId: 'removeContactMarketingAudiences',
+            'x-body-optional': true,
+            summary: 'Remove a contact from marketing audiences',
+            description: 'With `audience_ids`, removes the contact from those audiences; with no body (or no `audience_ids`), from every ' +
+                'audience. Answers the remaining set. An id that is not an audience of the account is 404 `audience_not_found` and nothing changes.',
+            tags: ['contacts'],
+            params: IdParams,
+            body: RemoveMembershipsBody,
+            response: { 200: AudienceList },
+        },
+    }, async (request) => audiences.removeAudiences(deps, request.auth.accountId, request.params.id, request.body.audience_ids));
+    registerAudienceRoutes(app, deps);
+}

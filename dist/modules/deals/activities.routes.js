@@ -1,0 +1,51 @@
+import { Type } from 'typebox';
+import { IdParams } from '../../http/schemas.js';
+import { pageOf } from '../../lib/pagination.js';
+import * as service from './activities.service.js';
+import { ActivityListQuery, ActivityParams, CreateActivityBody, DealActivityList } from './deals.schemas.js';
+const ActivityRef = Type.Ref('DealActivity');
+/** The timeline of a deal: list, read one, log one. */
+export function registerActivityRoutes(app, deps) {
+    app.get('/deals/:id/activities', {
+        // The scope table grants deals:write "list and create deal activities"; the index names deals:read.
+        config: { scope: ['deals:read', 'deals:write'], errors: ['deal_not_found'] },
+        schema: {
+            operationId: 'listDealActivities',
+            summary: 'Timeline activities of a deal',
+            description: 'Newest first by default.',
+            tags: ['deals'],
+            params: IdParams,
+            querystring: ActivityListQuery,
+            response: { 200: DealActivityList },
+        },
+    }, async (request) => service.listActivities(deps.db, request.auth.accountId, request.params.id, request.query, pageOf(request.query)));
+    app.get('/deals/:id/activities/:activity_id', {
+        config: { scope: ['deals:read', 'deals:write'], errors: ['deal_not_found', 'deal_activity_not_found'] },
+        schema: {
+            operationId: 'getDealActivity',
+            summary: 'One timeline activity of a deal',
+            tags: ['deals'],
+            params: ActivityParams,
+            response: { 200: ActivityRef },
+        },
+    }, async (request) => service.getActivity(deps.db, request.auth.accountId, request.params.id, request.params.activity_id));
+    app.post('/deals/:id/activities', {
+        config: { scope: 'deals:write', errors: ['deal_not_found', 'idempotency_key_in_use', 'idempotency_key_reused'] },
+        schema: {
+            operationId: 'createDealActivity',
+            summary: 'Log an activity on a deal',
+            description: 'Answers 201 with the activity and a Location header, and emits `deal.activity.created` (org_id: the deal\'s org). ' +
+                '`activity_kind` becomes the activity\'s `event_type`; `metadata_json` is returned as `metadata`. Idempotent with ' +
+                'the Idempotency-Key header or the `idempotency_key` field.',
+            tags: ['deals'],
+            params: IdParams,
+            body: CreateActivityBody,
+            response: { 201: ActivityRef },
+        },
+    }, async (request, reply) => {
+        const dealId = request.params.id;
+        const activity = await service.createActivity(deps, { accountId: request.auth.accountId, userId: null }, dealId, request.body);
+        reply.code(201).header('Location', `/api/v1/deals/${dealId}/activities/${activity.id}`);
+        return activity;
+    });
+}

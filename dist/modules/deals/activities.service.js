@@ -1,0 +1,67 @@
+import { iso } from '../../lib/clock.js';
+import { notFound, validationError } from '../../lib/errors.js';
+import { listPage } from '../../lib/pagination.js';
+import * as repo from './activities.repository.js';
+import { emitActivityCreated } from './deals.events.js';
+import { touchLastActivity } from './deals.repository.js';
+import { getDealRow } from './deals.service.js';
+import { metadataProblem } from './deals.values.js';
+import { inTransaction } from '../idempotency/request-scope.js';
+export function toActivityView(r) {
+    return {
+        id: Number(r.id),
+        deal_id: Number(r.deal_id),
+        event_type: r.event_type,
+        message: r.message,
+        outcome: r.outcome,
+        source_app: r.source_app,
+        external_reference: r.external_reference,
+        metadata: r.metadata === null ? null : JSON.parse(r.metadata),
+        user_id: r.user_id === null ? null : Number(r.user_id),
+        created_at: iso(r.created_at),
+    };
+}
+export async function listActivities(db, accountId, dealId, order, page) {
+    await getDealRow(db, accountId, dealId);
+    return listPage(page, () => repo.countActivities(db, accountId, dealId), (limit, offset) => repo.listActivities(db, accountId, dealId, order.sort ?? 'created_at', order.direction ?? 'desc', limit, offset), (rows) => rows.map(toActivityView));
+}
+export async function getActivity(db, accountId, dealId, id) {
+    await getDealRow(db, accountId, dealId);
+    const row = await repo.findActivity(db, accountId, dealId, id);
+    if (!row)
+        throw notFound('deal_activity_not_found', id);
+    return toActivityView(row);
+}
+/** Logs a timeline entry: the row, the deal's last_activity_at and deal.activity.created commit together. */
+export async function createActivity(deps, actor, dealId, input) {
+    const problem = input.metadata_json === undefined ? null : metadataProblem(input.metadata_json);
+    if (problem)
+        throw validationError({ metadata_json: problem });
+    if (input.message.trim() === '')
+        throw validationError({ message: 'too_short' });
+    if (input.source_app.trim() === '')
+        throw validationError({ source_app: 'too_short' });
+    const now = deps.clock.now();
+    const view = await inTransaction(deps.db, async (trx) => {
+        const deal = await getDealRow(trx, actor.accountId, dealId);
+        const row = await repo.insertActivity(trx, {
+            account_id: actor.accountId,
+            deal_id: dealId,
+            org_id: deal.org_id,
+            event_type: input.activity_kind ?? 'note',
+            message: input.message,
+            outcome: input.outcome ?? null,
+            source_app: input.source_app,
+            external_reference: input.external_reference ?? null,
+            metadata: input.metadata_json === undefined ? null : JSON.stringify(input.metadata_json),
+            user_id: actor.userId,
+            created_at: now,
+        });
+        await touchLastActivity(trx, actor.accountId, dealId, now);
+        const activity = toActivityView(row);
+        await emitActivityCreated(trx, { accountId: actor.accountId, now, orgId: Number(deal.org_id) }, activity);
+        return activity;
+    });
+    deps.notifyEvents();
+    return view;
+}

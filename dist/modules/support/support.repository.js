@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import { codePointOrder, containsText, countRows, lockedForUpdate } from '../../lib/sql.js';
+function filtered(db, accountId, f) {
+    let query = db.selectFrom('tickets').where('account_id', '=', accountId);
+    if (f.statuses)
+        query = query.where('status', 'in', f.statuses);
+    if (f.orgId !== undefined)
+        query = query.where('org_id', '=', f.orgId);
+    if (f.ownerUserId !== undefined)
+        query = query.where('owner_user_id', '=', f.ownerUserId);
+    if (f.contactId !== undefined)
+        query = query.where('contact_id', '=', f.contactId);
+    if (f.q)
+        query = query.where(containsText('title_lc', f.q));
+    if (f.createdFrom != null)
+        query = query.where('created_at', '>=', f.createdFrom);
+    if (f.createdTo != null)
+        query = query.where('created_at', '<=', f.createdTo);
+    return query;
+}
+export async function countTickets(db, accountId, f) {
+    return countRows(db, filtered(db, accountId, f));
+}
+/** Text sorts compare code points on both engines (case-insensitively for titles). */
+function sortKey(db, sort) {
+    if (sort === 'title')
+        return codePointOrder(db, 'title_lc');
+    if (sort === 'status')
+        return codePointOrder(db, 'status');
+    return sql.ref(sort);
+}
+export function listTickets(db, accountId, f, sort, dir, limit, offset) {
+    let query = filtered(db, accountId, f).selectAll().orderBy(sortKey(db, sort), dir);
+    if (sort !== 'id')
+        query = query.orderBy('id', dir);
+    return query.limit(limit).offset(offset).execute();
+}
+export function findTicket(db, accountId, id, options = {}) {
+    const query = db.selectFrom('tickets').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+    return (options.forUpdate ? lockedForUpdate(db, query) : query).executeTakeFirst();
+}
+export function insertTicket(db, row) {
+    return db.insertInto('tickets').values(row).returningAll().executeTakeFirstOrThrow();
+}
+export function updateTicket(db, accountId, id, changes) {
+    return db.updateTable('tickets').set(changes).where('account_id', '=', accountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+export function insertLog(db, row) {
+    return db.insertInto('support_logs').values(row).returningAll().executeTakeFirstOrThrow();
+}
+export function countLogs(db, accountId, ticketId) {
+    return countRows(db, db.selectFrom('support_logs').where('account_id', '=', accountId).where('ticket_id', '=', ticketId));
+}
+export function listLogs(db, accountId, ticketId, sort, dir, limit, offset) {
+    let query = db.selectFrom('support_logs').selectAll().where('account_id', '=', accountId).where('ticket_id', '=', ticketId).orderBy(sql.ref(sort), dir);
+    if (sort !== 'id')
+        query = query.orderBy('id', dir);
+    return query.limit(limit).offset(offset).execute();
+}
+export function findLog(db, accountId, ticketId, id) {
+    return db
+        .selectFrom('support_logs')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('ticket_id', '=', ticketId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+}
+export function findContact(db, accountId, id) {
+    return db.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+/** The oldest contact of the org with this (lower-cased) e-mail. */
+export function findContactByEmail(db, accountId, orgId, emailLc) {
+    return db
+        .selectFrom('contacts')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('org_id', '=', orgId)
+        .where('email_lc', '=', emailLc)
+        .orderBy('id', 'asc')
+        .limit(1)
+        .executeTakeFirst();
+}
+export function insertContact(db, row) {
+    return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
+}

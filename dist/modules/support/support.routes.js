@@ -1,0 +1,116 @@
+import { Type } from 'typebox';
+import { fieldsFromAjv } from '../../http/validation.js';
+import { validationError } from '../../lib/errors.js';
+import { API_PREFIX } from '../../http/openapi.js';
+import { pageOf } from '../../lib/pagination.js';
+import { CreateLogBody, CreateTicketBody, LogListQuery, LogParams, SupportLog, SupportLogList, Ticket, TicketCreated, TicketList, TicketListQuery, TicketParams, UpdateTicketBody, } from './support.schemas.js';
+import * as service from './support.service.js';
+import * as writes from './support.writes.js';
+import { RESOLVE_RULES } from '../orgs/orgs.resolve.js';
+/** Shared (by $ref) schemas of this module; the composition root registers them once. */
+export const supportSchemas = [Ticket, SupportLog];
+const ticketUrl = (id) => `${API_PREFIX}/support/tickets/${id}`;
+export function registerSupportRoutes(app, deps) {
+    app.get('/support/tickets', {
+        config: { scope: 'support:read', errors: ['org_not_found', 'user_not_found', 'contact_not_found'] },
+        schema: {
+            operationId: 'listTickets',
+            summary: 'List support tickets',
+            description: 'Filters combine with AND. `sort=title` orders case-insensitively; `sort=status` alphabetically. Ties are broken by id.',
+            tags: ['support'],
+            querystring: TicketListQuery,
+            response: { 200: TicketList },
+        },
+    }, async (request) => service.listTickets(deps.db, request.auth.accountId, request.query, pageOf(request.query)));
+    app.get('/support/tickets/:id', {
+        config: { scope: 'support:read', errors: ['ticket_not_found'] },
+        schema: { operationId: 'getTicket', summary: 'One support ticket', tags: ['support'], params: TicketParams, response: { 200: Type.Ref('Ticket') } },
+    }, async (request) => service.getTicket(deps.db, request.auth.accountId, request.params.id));
+    app.get('/support/tickets/:id/logs', {
+        config: { scope: 'support:read', errors: ['ticket_not_found'] },
+        schema: {
+            operationId: 'listTicketLogs',
+            summary: 'Support logs of a ticket',
+            tags: ['support'],
+            params: TicketParams,
+            querystring: LogListQuery,
+            response: { 200: SupportLogList },
+        },
+    }, async (request) => service.listLogs(deps.db, request.auth.accountId, request.params.id, request.query, pageOf(request.query)));
+    app.get('/support/tickets/:id/logs/:log_id', {
+        config: { scope: 'support:read', errors: ['ticket_not_found', 'support_log_not_found'] },
+        schema: { operationId: 'getTicketLog', summary: 'One support log', tags: ['support'], params: LogParams, response: { 200: Type.Ref('SupportLog') } },
+    }, async (request) => service.getLog(deps.db, request.auth.accountId, request.params.id, request.params.log_id));
+    app.post('/support/tickets', {
+        config: { scope: 'support:write', errors: ['org_lookup_required', 'org_ambiguous', 'org_not_found', 'contact_not_found'] },
+        schema: {
+            operationId: 'createTicket',
+            summary: 'Create a ticket and its first log',
+            description: 'The org comes from the (source_app, external_org_id) mapping, or is looked up and linked on first use exactly as ' +
+                `POST /orgs/resolve does, with org_name, contact_email and contact_name as the hints. ${RESOLVE_RULES}\n\n` +
+                'Extension: `org_id` names an org of the account directly instead (404 `org_not_found` otherwise); it is refused ' +
+                'beside `external_org_id` (422 `fields.org_id = "not_allowed"`), and one of the two is required (422 ' +
+                '`fields.external_org_id = "required"`). `source_app` is still recorded on the ticket.\n\n' +
+                'The contact: `contact_id` (404 `contact_not_found` when unknown; 422 `fields.contact_id = "not_in_org"` when it belongs to another org) takes precedence; otherwise ' +
+                '`contact_email` is matched case-insensitively among the org contacts (the oldest wins) or created in the org ' +
+                '(named `contact_name` when sent). Neither sent: 422 `validation_error` with `fields.contact_email = "required"`.\n\n' +
+                'The ticket opens with status `open`; its first log has `note` (default: details) and the ticket channel ' +
+                '(default `api`). Ticket, log and the events `support.ticket.opened` and `support.log.created` are written in ' +
+                'one transaction. Answers 201 with the ticket and its first log under `first_log`.',
+            tags: ['support'],
+            body: CreateTicketBody,
+            response: { 201: TicketCreated },
+        },
+        // Schema errors and the contact rule are reported together, so `fields.contact_email = "required"` is never hidden.
+        attachValidation: true,
+    }, async (request, reply) => {
+        const fields = request.validationError ? fieldsFromAjv(request.validationError.validation) : {};
+        const body = request.body;
+        const absent = (v) => v === undefined || v === null || v === '';
+        if ((body === undefined || (typeof body === 'object' && !Array.isArray(body))) && absent(body?.contact_id) && absent(body?.contact_email)) {
+            fields.contact_email = 'required';
+        }
+        if (body !== undefined && typeof body === 'object' && !Array.isArray(body)) {
+            // Exactly one way to name the org: the integrator's pair, or (extension) the org id.
+            if (absent(body.org_id) && absent(body.external_org_id) && !fields.external_org_id)
+                fields.external_org_id = 'required';
+            if (!absent(body.org_id) && !absent(body.external_org_id) && !fields.org_id)
+                fields.org_id = 'not_allowed';
+        }
+        const names = Object.keys(fields);
+        if (names.length)
+            throw validationError(fields, names.length === 1 && fields.contact_email === 'required' ? 'contact_email is required unless contact_id is sent.' : undefined);
+        const ticket = await writes.createTicket(deps, request.auth.accountId, request.body);
+        return reply.code(201).header('Location', ticketUrl(ticket.id)).send(ticket);
+    });
+    app.patch('/support/tickets/:id', {
+        config: { scope: '*', errors: ['ticket_not_found', 'user_not_found'] },
+        schema: {
+            operationId: 'updateTicket',
+            summary: 'Change the status, owner or title of a ticket',
+            description: 'Any status may move to any other. Moving to `closed` sets closed_at and emits `support.ticket.closed`; moving ' +
+                'from `closed` to `open` or `pending` clears closed_at and emits `support.ticket.opened`. Moves between `open` ' +
+                'and `pending`, owner and title changes emit nothing. Fields sent with their current values change nothing ' +
+                '(updated_at included). `owner_user_id: null` unassigns.',
+            tags: ['extensions'],
+            params: TicketParams,
+            body: UpdateTicketBody,
+            response: { 200: Type.Ref('Ticket') },
+        },
+    }, async (request) => writes.updateTicket(deps, request.auth.accountId, request.params.id, request.body));
+    app.post('/support/tickets/:id/logs', {
+        config: { scope: '*', errors: ['ticket_not_found'] },
+        schema: {
+            operationId: 'createTicketLog',
+            summary: 'Add a support log to a ticket',
+            description: 'Closed tickets accept logs too (the status does not change). Sets the ticket updated_at and emits `support.log.created`.',
+            tags: ['extensions'],
+            params: TicketParams,
+            body: CreateLogBody,
+            response: { 201: Type.Ref('SupportLog') },
+        },
+    }, async (request, reply) => {
+        const log = await writes.addLog(deps, request.auth.accountId, request.params.id, request.body);
+        return reply.code(201).header('Location', `${ticketUrl(request.params.id)}/logs/${log.id}`).send(log);
+    });
+}

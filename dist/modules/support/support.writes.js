@@ -1,0 +1,159 @@
+import { notFound, validationError } from '../../lib/errors.js';
+import { emitEvent } from '../events/outbox.js';
+import { resolveOrgInTrx } from '../orgs/orgs.resolve.js';
+import * as repo from './support.repository.js';
+import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataProblem } from '../../lib/metadata.js';
+import { toLogView, toTicketView } from './support.service.js';
+import { inTransaction } from '../idempotency/request-scope.js';
+import { existsInAccount } from '../../lib/sql.js';
+function slogOf(t) {
+    return { slog_id: Number(t.id), slog: { id: Number(t.id), title: t.title, status: t.status } };
+}
+async function writeLog(trx, accountId, ticket, note, channel, now) {
+    const log = await repo.insertLog(trx, { account_id: accountId, ticket_id: ticket.id, org_id: ticket.org_id, note, channel, author_user_id: null, created_at: now });
+    await emitEvent(trx, {
+        accountId,
+        orgId: Number(ticket.org_id),
+        type: 'support.log.created',
+        entity: { support_log_id: Number(log.id), support_log: { id: Number(log.id), note: log.note, channel: log.channel } },
+        now,
+    });
+    return log;
+}
+/** The contact of a new ticket: contact_id (which must belong to the org) wins; else contact_email, found in the org or created there. */
+async function contactFor(trx, accountId, orgId, input, now) {
+    if (input.contact_id !== undefined) {
+        const contact = await repo.findContact(trx, accountId, input.contact_id);
+        if (!contact)
+            throw notFound('contact_not_found', input.contact_id);
+        if (Number(contact.org_id) !== orgId)
+            throw validationError({ contact_id: 'not_in_org' }, `Contact ${input.contact_id} belongs to another organization.`);
+        return Number(contact.id);
+    }
+    const email = input.contact_email;
+    const existing = await repo.findContactByEmail(trx, accountId, orgId, email.toLowerCase());
+    if (existing)
+        return Number(existing.id);
+    const name = input.contact_name ?? null;
+    const created = await repo.insertContact(trx, {
+        account_id: accountId,
+        org_id: orgId,
+        name,
+        name_lc: name?.toLowerCase() ?? null,
+        email,
+        email_lc: email.toLowerCase(),
+        phone: null,
+        title: null,
+        created_at: now,
+        updated_at: now,
+    });
+    return Number(created.id);
+}
+/** The org of a new ticket: org_id when given (the console's way), else the (source_app, external_org_id) pair resolved. */
+async function orgOfNewTicket(trx, accountId, input, now) {
+    if (input.org_id !== undefined) {
+        if (!(await existsInAccount(trx, 'orgs', accountId, input.org_id)))
+            throw notFound('org_not_found', input.org_id);
+        return input.org_id;
+    }
+    const { org } = await resolveOrgInTrx(trx, accountId, { source_app: input.source_app, external_org_id: input.external_org_id }, input, now);
+    return Number(org.id);
+}
+/**
+ * Creates a ticket and its first log in one transaction with their two events; the org is
+ * resolved (and linked on first use) in that same transaction, so a failure leaves nothing.
+ */
+export async function createTicket(deps, accountId, input) {
+    if (input.contact_id === undefined && input.contact_email === undefined) {
+        throw validationError({ contact_email: 'required' }, 'contact_email is required unless contact_id is sent.');
+    }
+    const problem = input.metadata_json === undefined ? null : metadataProblem(input.metadata_json);
+    if (problem) {
+        throw validationError({ metadata_json: problem }, `metadata_json is over ${MAX_METADATA_DEPTH} levels deep or ${MAX_METADATA_BYTES} bytes once serialized.`);
+    }
+    const metadata = input.metadata_json === undefined ? null : JSON.stringify(input.metadata_json);
+    const now = deps.clock.now();
+    const result = await inTransaction(deps.db, async (trx) => {
+        const orgId = await orgOfNewTicket(trx, accountId, input, now);
+        const contactId = await contactFor(trx, accountId, orgId, input, now);
+        const channel = input.channel ?? 'api';
+        const ticket = await repo.insertTicket(trx, {
+            account_id: accountId,
+            org_id: orgId,
+            contact_id: contactId,
+            owner_user_id: null,
+            title: input.title,
+            title_lc: input.title.toLowerCase(),
+            details: input.details,
+            status: 'open',
+            channel,
+            external_reference: input.external_reference ?? null,
+            metadata,
+            source_app: input.source_app,
+            created_at: now,
+            updated_at: now,
+            closed_at: null,
+        });
+        await emitEvent(trx, { accountId, orgId, type: 'support.ticket.opened', entity: slogOf(ticket), now });
+        const log = await writeLog(trx, accountId, ticket, input.note ?? input.details, channel, now);
+        return { ...toTicketView(ticket), first_log: toLogView(log) };
+    });
+    deps.notifyEvents();
+    return result;
+}
+/**
+ * Status, owner and title changes. Moving to `closed` emits support.ticket.closed and sets
+ * closed_at; leaving `closed` emits support.ticket.opened and clears it; open ↔ pending and
+ * owner or title changes emit nothing. Sending the current values changes nothing.
+ */
+export async function updateTicket(deps, accountId, id, input) {
+    const now = deps.clock.now();
+    let emitted = false;
+    const row = await inTransaction(deps.db, async (trx) => {
+        // Locked, so two concurrent closes see one move (and emit one event).
+        const ticket = await repo.findTicket(trx, accountId, id, { forUpdate: true });
+        if (!ticket)
+            throw notFound('ticket_not_found', id);
+        if (input.owner_user_id != null && !(await existsInAccount(trx, 'users', accountId, input.owner_user_id)))
+            throw notFound('user_not_found', input.owner_user_id);
+        const changes = {};
+        if (input.title !== undefined && input.title !== ticket.title)
+            Object.assign(changes, { title: input.title, title_lc: input.title.toLowerCase() });
+        if (input.owner_user_id !== undefined && input.owner_user_id !== (ticket.owner_user_id === null ? null : Number(ticket.owner_user_id))) {
+            changes.owner_user_id = input.owner_user_id;
+        }
+        const from = ticket.status;
+        const to = input.status ?? from;
+        if (to !== from)
+            Object.assign(changes, { status: to, closed_at: to === 'closed' ? now : null });
+        if (Object.keys(changes).length === 0)
+            return ticket;
+        const updated = await repo.updateTicket(trx, accountId, id, { ...changes, updated_at: now });
+        const orgId = Number(updated.org_id);
+        if (to === 'closed' && from !== 'closed') {
+            await emitEvent(trx, { accountId, orgId, type: 'support.ticket.closed', entity: slogOf(updated), now });
+            emitted = true;
+        }
+        else if (from === 'closed' && to !== 'closed') {
+            await emitEvent(trx, { accountId, orgId, type: 'support.ticket.opened', entity: slogOf(updated), now });
+            emitted = true;
+        }
+        return updated;
+    });
+    if (emitted)
+        deps.notifyEvents();
+    return toTicketView(row);
+}
+/** Adds a log to a ticket (closed ones too) and counts as an update of the ticket (updated_at). */
+export async function addLog(deps, accountId, ticketId, input) {
+    const now = deps.clock.now();
+    const log = await inTransaction(deps.db, async (trx) => {
+        const ticket = await repo.findTicket(trx, accountId, ticketId);
+        if (!ticket)
+            throw notFound('ticket_not_found', ticketId);
+        await repo.updateTicket(trx, accountId, ticketId, { updated_at: now });
+        return writeLog(trx, accountId, ticket, input.note, input.channel ?? 'api', now);
+    });
+    deps.notifyEvents();
+    return toLogView(log);
+}

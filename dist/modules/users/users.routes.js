@@ -1,0 +1,49 @@
+import { IdParams } from '../../http/schemas.js';
+import { API_PREFIX } from '../../http/openapi.js';
+import { pageOf } from '../../lib/pagination.js';
+import { CreateUserBody, User, UserList, UserListQuery } from './users.schemas.js';
+import * as service from './users.service.js';
+/** Shared (by $ref) schemas of this module; the composition root registers them once. */
+export const userSchemas = [User];
+export function registerUserRoutes(app, deps) {
+    app.get('/users', {
+        config: { scope: 'users:read' },
+        schema: {
+            operationId: 'listUsers',
+            summary: 'List team users',
+            description: 'The team members of the account, newest first by default.',
+            tags: ['users'],
+            querystring: UserListQuery,
+            response: { 200: UserList },
+        },
+    }, async (request) => {
+        const q = request.query;
+        const activeOnly = q.active_only === '1' || q.active_only === 'true';
+        const order = { sort: q.sort ?? 'created_at', direction: q.direction ?? 'desc' };
+        return service.listUsers(deps.db, request.auth.accountId, { activeOnly }, order, pageOf(q));
+    });
+    app.get('/users/:id', {
+        config: { scope: 'users:read', errors: ['user_not_found'] },
+        schema: {
+            operationId: 'getUser',
+            summary: 'Get one team user',
+            tags: ['users'],
+            params: IdParams,
+            response: { 200: User },
+        },
+    }, async (request) => service.getUser(deps.db, request.auth.accountId, request.params.id));
+    app.post('/users', {
+        config: { scope: '*', errors: ['conflict'] },
+        schema: {
+            operationId: 'createUser',
+            summary: 'Create a team user',
+            description: 'Adds a team member. A duplicate e-mail in the account (compared case-insensitively) is 409 `conflict`.',
+            tags: ['extensions'],
+            body: CreateUserBody,
+            response: { 201: User },
+        },
+    }, async (request, reply) => {
+        const user = await service.createUser(deps, request.auth.accountId, request.body);
+        return reply.code(201).header('Location', `${API_PREFIX}/users/${user.id}`).send(user);
+    });
+}

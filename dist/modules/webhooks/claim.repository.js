@@ -1,0 +1,104 @@
+/**
+ * Claims due deliveries of enabled endpoints within the caps. First the oldest due rows (the
+ * cheap, common case); when those belong to endpoints already at their cap, the other endpoints
+ * with due work are served from their own index range, so one endpoint's backlog is never scanned.
+ */
+export async function claimDue(db, postgres, now, leaseMs, plan) {
+    return db.transaction().execute(async (trx) => {
+        const planned = new Map(plan.inflight);
+        const taken = [];
+        let room = plan.room;
+        let refused = false;
+        const inFlightTotal = [...plan.inflight.values()].reduce((a, b) => a + b, 0);
+        const headLimit = Math.min(room, plan.perEndpoint) + inFlightTotal;
+        const due = trx
+            .selectFrom('webhook_deliveries as d')
+            .where('d.next_attempt_at', '<=', now)
+            .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]));
+        let head = due
+            .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+            .select(['d.id', 'd.endpoint_id'])
+            .where('w.enabled', '=', true)
+            .orderBy('d.next_attempt_at')
+            .orderBy('d.id')
+            .limit(headLimit);
+        if (postgres)
+            head = head.forUpdate('d').skipLocked();
+        const candidates = await head.execute();
+        for (const c of candidates) {
+            const n = planned.get(c.endpoint_id) ?? 0;
+            if (room > 0 && n < plan.perEndpoint) {
+                planned.set(c.endpoint_id, n + 1);
+                taken.push(c.id);
+                room--;
+            }
+            else if (room > 0)
+                refused = true;
+        }
+        // A full head may hide other endpoints' work behind it, as may rows refused for a full endpoint.
+        if ((refused || candidates.length === headLimit) && room > 0) {
+            const full = [...planned].filter(([, n]) => n >= plan.perEndpoint).map(([id]) => id);
+            let others = trx
+                .selectFrom('webhook_endpoints as w')
+                .select('w.id')
+                .where('w.enabled', '=', true)
+                .where(({ exists, selectFrom }) => exists(selectFrom('webhook_deliveries as d')
+                .select('d.id')
+                .whereRef('d.endpoint_id', '=', 'w.id')
+                .where('d.next_attempt_at', '<=', now)
+                .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
+                .$if(taken.length > 0, (q) => q.where('d.id', 'not in', taken))));
+            if (full.length)
+                others = others.where('w.id', 'not in', full);
+            for (const { id: endpointId } of await others.execute()) {
+                if (room <= 0)
+                    break;
+                const want = Math.min(room, plan.perEndpoint - (planned.get(endpointId) ?? 0));
+                let q = due.select('d.id').where('d.endpoint_id', '=', endpointId).$if(taken.length > 0, (b) => b.where('d.id', 'not in', taken)).orderBy('d.next_attempt_at').orderBy('d.id').limit(want);
+                if (postgres)
+                    q = q.forUpdate().skipLocked();
+                const rows = await q.execute();
+                for (const r of rows)
+                    taken.push(r.id);
+                planned.set(endpointId, (planned.get(endpointId) ?? 0) + rows.length);
+                room -= rows.length;
+            }
+        }
+        if (taken.length === 0)
+            return [];
+        await trx.updateTable('webhook_deliveries').set({ locked_until: now + leaseMs }).where('id', 'in', taken).execute();
+        return trx
+            .selectFrom('webhook_deliveries as d')
+            .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+            .innerJoin('events as e', 'e.id', 'd.event_id')
+            .select([
+            'd.id', 'd.account_id', 'd.endpoint_id', 'd.event_type', 'd.next_trigger', 'w.url', 'w.secret_encrypted', 'w.previous_secret_encrypted',
+            'w.previous_secret_expires_at', 'e.public_id', 'e.payload',
+        ])
+            .where('d.id', 'in', taken)
+            .orderBy('d.next_attempt_at')
+            .orderBy('d.id')
+            .execute();
+    });
+}
+/** Gives back claims that were never attempted (graceful stop), so any worker may take them at once. */
+export async function releaseLeases(db, ids) {
+    if (ids.length)
+        await db.updateTable('webhook_deliveries').set({ locked_until: null }).where('id', 'in', ids).execute();
+}
+/** For the loop's idle check and the metrics. */
+export async function hasDueWork(db, now) {
+    const ev = await db.selectFrom('events').select('id').where('dispatched_at', 'is', null).limit(1).executeTakeFirst();
+    if (ev)
+        return true;
+    const d = await db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+        .select('d.id')
+        .where('d.next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
+        .where('w.enabled', '=', true)
+        .limit(1)
+        .executeTakeFirst();
+    return d !== undefined;
+}

@@ -1,0 +1,44 @@
+import * as repo from './dispatch.repository.js';
+const MAX_BATCH = 200;
+/** Records wait this long for company: a few ms on the record, not on the receiver's clock. */
+const FLUSH_DELAY_MS = 2;
+/**
+ * Group commit for attempt records: the records that finish within a couple of milliseconds
+ * (and while a write is running) share one transaction, so the database work per delivery shrinks
+ * as the load grows. Each caller still learns whether its own record was written.
+ */
+export class RecordQueue {
+    #db;
+    #queue = [];
+    #scheduled = false;
+    #flushing = null;
+    constructor(db) {
+        this.#db = db;
+    }
+    add(record, decide) {
+        return new Promise((resolve, reject) => {
+            this.#queue.push({ record, decide, done: (err) => (err ? reject(err) : resolve()) });
+            if (!this.#scheduled && !this.#flushing) {
+                this.#scheduled = true;
+                setTimeout(() => {
+                    this.#scheduled = false;
+                    this.#flushing ??= this.#flush().finally(() => (this.#flushing = null));
+                }, FLUSH_DELAY_MS);
+            }
+        });
+    }
+    async #flush() {
+        while (this.#queue.length) {
+            const batch = this.#queue.splice(0, MAX_BATCH);
+            try {
+                await repo.recordAttempts(this.#db, batch);
+                for (const item of batch)
+                    item.done();
+            }
+            catch (err) {
+                for (const item of batch)
+                    item.done(err);
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import { IdParams } from '../../http/schemas.js';
+import { pageOf } from '../../lib/pagination.js';
+import * as endpoints from './endpoints.service.js';
+import * as deliveries from './deliveries.service.js';
+import { createQueueRegistry, METRICS_CONTENT_TYPE, renderMetrics } from './metrics.js';
+import { CreateEndpointBody, DeliveryList, DeliveryListQuery, EmptyWriteBody, EndpointList, EndpointListQuery, RecoverBody, RecoverResult, RotatedEndpoint, UpdateEndpointBody, WebhookAttempt, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointWithSecret, } from './webhooks.schemas.js';
+/** Shared (by $ref) schemas of this module; the composition root registers them once. */
+export const webhookSchemas = [WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+const tags = ['webhooks'];
+const read = { scope: 'webhooks:read' };
+const write = { scope: 'webhooks:write' };
+// decisions.md lists GET of one endpoint and of one delivery under webhook management (webhooks:write);
+// they are reads too, so either scope grants them.
+const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] };
+const endpointRef = { $ref: 'WebhookEndpoint' };
+/** Action routes take an optional body (only idempotency_key): no body at all is the same as `{}`. */
+async function emptyBodyIsObject(request) {
+    if (request.body === undefined && !request.invalidJson && !request.bodyTooDeep)
+        request.body = {};
+}
+const deliveryRef = { $ref: 'WebhookDelivery' };
+export function registerWebhookRoutes(app, deps) {
+    app.get('/webhooks/endpoints', {
+        config: { ...read, errors: [] },
+        schema: { operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints (no secrets)', tags, querystring: EndpointListQuery, response: { 200: EndpointList } },
+    }, async (request) => endpoints.listEndpoints(deps.db, request.auth.accountId, pageOf(request.query)));
+    app.post('/webhooks/endpoints', {
+        config: { ...write, errors: [] },
+        schema: {
+            operationId: 'createWebhookEndpoint',
+            summary: 'Register a webhook endpoint; the answer holds its signing secret, shown only this once',
+            description: 'HTTPS only. Loopback, private, link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused (422, `fields.url`).',
+            tags,
+            body: CreateEndpointBody,
+            response: { 201: WebhookEndpointWithSecret },
+        },
+    }, async (request, reply) => {
+        const created = await endpoints.createEndpoint(deps, request.auth.accountId, request.body);
+        return reply.code(201).header('Location', `${request.url.split('?')[0].replace(/\/$/, '')}/${created.id}`).send(created);
+    });
+    app.get('/webhooks/endpoints/:id', {
+        config: { ...readOrManage, errors: ['webhook_endpoint_not_found'] },
+        schema: { operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint (no secret)', tags, params: IdParams, response: { 200: endpointRef } },
+    }, async (request) => endpoints.getEndpoint(deps.db, request.auth.accountId, request.params.id));
+    app.patch('/webhooks/endpoints/:id', {
+        config: { ...write, errors: ['webhook_endpoint_not_found'] },
+        schema: {
+            operationId: 'updateWebhookEndpoint',
+            summary: 'Change name, url, event_types or enabled',
+            description: '`enabled: true` re-enables an endpoint disabled by a 410 or after 5 days of failures, and clears disabled_reason.',
+            tags,
+            params: IdParams,
+            body: UpdateEndpointBody,
+            response: { 200: endpointRef },
+        },
+    }, async (request) => endpoints.updateEndpoint(deps, request.auth.accountId, request.params.id, request.body));
+    app.delete('/webhooks/endpoints/:id', {
+        config: { ...write, errors: ['webhook_endpoint_not_found'] },
+        schema: { operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint with its delivery log', tags, params: IdParams, response: { 204: { type: 'null', description: 'Deleted.' } } },
+    }, async (request, reply) => {
+        await endpoints.deleteEndpoint(deps.db, request.auth.accountId, request.params.id);
+        return reply.code(204).send(null);
+    });
+    app.post('/webhooks/endpoints/:id/rotate-secret', {
+        config: { ...write, errors: ['webhook_endpoint_not_found'] },
+        preValidation: emptyBodyIsObject,
+        schema: {
+            operationId: 'rotateWebhookSecret',
+            'x-body-optional': true,
+            summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
+            description: 'The new secret is shown only in this answer. For 24 hours deliveries also carry the old secret’s signature in X-Service-Signature-Previous and as the second webhook-signature.',
+            tags,
+            params: IdParams,
+            body: EmptyWriteBody,
+            response: { 200: RotatedEndpoint },
+        },
+    }, async (request) => endpoints.rotateSecret(deps, request.auth.accountId, request.params.id));
+    app.post('/webhooks/endpoints/:id/recover', {
+        config: { ...write, errors: ['webhook_endpoint_not_found'] },
+        schema: {
+            operationId: 'recoverWebhookEndpoint',
+            summary: 'Re-queue the endpoint’s failed deliveries created in a time window',
+            tags,
+            params: IdParams,
+            body: RecoverBody,
+            response: { 202: RecoverResult },
+        },
+    }, async (request, reply) => reply.code(202).send(await endpoints.recoverEndpoint(deps, request.auth.accountId, request.params.id, request.body)));
+    app.get('/webhooks/deliveries', {
+        config: { ...read, errors: ['webhook_endpoint_not_found'] },
+        schema: {
+            operationId: 'listWebhookDeliveries',
+            summary: 'The delivery log, newest first',
+            description: 'Standard `{data, pagination}`; `limit` is an alias of `per_page` (the smaller wins when both are given).',
+            tags,
+            querystring: DeliveryListQuery,
+            response: { 200: DeliveryList },
+        },
+    }, async (request) => deliveries.listDeliveries(deps.db, request.auth.accountId, request.query));
+    app.get('/webhooks/deliveries/:id', {
+        config: { ...readOrManage, errors: ['webhook_delivery_not_found'] },
+        schema: { operationId: 'getWebhookDelivery', summary: 'One delivery with every attempt', tags, params: IdParams, response: { 200: WebhookDeliveryDetail } },
+    }, async (request) => deliveries.getDelivery(deps.db, request.auth.accountId, request.params.id));
+    app.post('/webhooks/deliveries/:id/retry', {
+        config: { ...write, errors: ['webhook_delivery_not_found', 'conflict'] },
+        preValidation: emptyBodyIsObject,
+        schema: {
+            operationId: 'retryWebhookDelivery',
+            'x-body-optional': true,
+            summary: 'Queue one more attempt now (trigger manual)',
+            tags,
+            params: IdParams,
+            body: EmptyWriteBody,
+            response: { 202: deliveryRef },
+        },
+    }, async (request, reply) => reply.code(202).send(await deliveries.retryDelivery(deps, request.auth.accountId, request.params.id)));
+}
+const metricsRouteSchema = {
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics',
+    description: 'Prometheus text format. Webhook delivery counts by status, queue depth and oldest due age (read from the database, the same from any process); ' +
+        'this process\'s delivery attempts and their latency; HTTP requests of this process by method, route pattern and status, with latency histograms.',
+    tags: ['meta'],
+    response: {
+        200: { description: 'The metrics, Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: { type: 'string' } } } },
+    },
+};
+/**
+ * `GET /metrics` (Prometheus text format, no key, outside /api/v1): delivery counts by status,
+ * queue depth and oldest due age from the database, plus this process's attempt counters and latency.
+ */
+export function registerMetricsRoute(app, deps) {
+    const queue = createQueueRegistry(deps.db, deps.clock);
+    app.get('/metrics', { config: { scope: null }, schema: metricsRouteSchema }, async (_request, reply) => reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(queue)));
+}

@@ -1,0 +1,131 @@
+import * as words from './vocabulary.js';
+const DAY = 86_400_000;
+const OPEN = ['new', 'qualified', 'proposal', 'negotiation'];
+export function windowEndingAt(now) {
+    const end = Math.floor(now / DAY) * DAY;
+    return { start: end - 730 * DAY, end };
+}
+const slug = (s) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+export function userRows(accountId, count, w) {
+    return Array.from({ length: count }, (_, i) => {
+        const first = words.FIRST_NAMES[i % words.FIRST_NAMES.length];
+        const last = words.LAST_NAMES[Math.floor(i / words.FIRST_NAMES.length) % words.LAST_NAMES.length];
+        const email = `seed.rep${i + 1}@team.example`;
+        return [accountId, email, email, `${first} ${last}`, 'member', i % 17 !== 16, i % 3 === 0, w.start, w.start];
+    });
+}
+export function orgRows(rnd, accountId, count, w) {
+    return Array.from({ length: count }, () => {
+        const name = `${rnd.pick(words.ORG_FIRST)} ${rnd.pick(words.ORG_SECOND)} ${rnd.pick(words.CITIES)}`;
+        const created = w.start - 90 * DAY + Math.floor(rnd.next() * 455 * DAY);
+        return [accountId, name, name.toLowerCase(), `${slug(name)}.example`, created, created];
+    });
+}
+/** Contacts spread over the orgs (`orgOf[i]` is the position of contact i's org). */
+export function contactRows(rnd, accountId, orgIds, orgRowsData, count) {
+    const rows = [];
+    const orgOf = [];
+    for (let i = 0; i < count; i++) {
+        const o = i < orgIds.length ? i : rnd.int(0, orgIds.length - 1);
+        const first = rnd.pick(words.FIRST_NAMES);
+        const last = rnd.pick(words.LAST_NAMES);
+        const name = `${first} ${last}`;
+        const email = `${slug(first)}.${slug(last)}.${i + 1}@${orgRowsData[o][3]}`;
+        const created = orgRowsData[o][4] + rnd.int(0, 60) * DAY;
+        rows.push([accountId, orgIds[o], name, name.toLowerCase(), email, email.toLowerCase(), `+1 555 ${String(rnd.int(0, 9999999)).padStart(7, '0')}`,
+            rnd.pick(words.JOB_TITLES), created, created]);
+        orgOf.push(o);
+    }
+    return { rows, orgOf };
+}
+/** `count` deals created in order over the window from position `first` of `total`. */
+export function dealDrafts(rnd, accountId, p, w, first, count, total, tally) {
+    const span = w.end - w.start;
+    const drafts = [];
+    for (let i = first; i < first + count; i++) {
+        const created = w.start + Math.floor(((i + rnd.next()) * span) / total);
+        const age = w.end - created;
+        const o = rnd.int(0, p.orgs.length - 1);
+        const org = p.orgs[o];
+        const contacts = p.contactsByOrg[o];
+        const contact = contacts.length && rnd.chance(0.8) ? rnd.pick(contacts) : null;
+        const owner = rnd.chance(0.92) ? rnd.pick(p.users) : null;
+        const r = rnd.next();
+        const old = age > 90 * DAY;
+        const status = r < (old ? 0.45 : 0.2) ? 'won' : r < (old ? 0.85 : 0.35) ? 'lost' : OPEN[Math.min(3, Math.floor(rnd.next() * rnd.next() * 5))];
+        const closed = status === 'won' || status === 'lost';
+        // The furthest open stage reached before the final status.
+        const reached = closed ? rnd.int(0, 3) : OPEN.indexOf(status);
+        const lastChange = closed ? Math.min(w.end - 1, created + rnd.int(1, 120) * DAY + rnd.int(0, DAY - 1)) : created + Math.floor(rnd.next() * age);
+        const steps = OPEN.slice(0, reached + 1);
+        if (closed)
+            steps.push(status);
+        const history = [];
+        for (let s = 0; s < steps.length; s++) {
+            const at = s === 0 ? created : created + Math.floor(((lastChange - created) * s) / (steps.length - 1));
+            history.push({ from: s === 0 ? null : steps[s - 1], to: steps[s], by: owner !== null && rnd.chance(0.8) ? owner : null, at });
+        }
+        const closer = closed ? history[history.length - 1].by : null;
+        const lost = status === 'lost' ? rnd.pick(words.LOST_REASONS) : null;
+        const product = rnd.pick(words.PRODUCTS);
+        const title = `${product}: ${String(rnd.pick(words.ORG_FIRST))} ${i + 1}`;
+        const activities = [];
+        const until = closed ? lastChange : w.end - 1;
+        let lastActivity = created;
+        const n = rnd.int(0, 6);
+        const times = Array.from({ length: n }, () => created + Math.floor(rnd.next() * (until - created))).sort((a, b) => a - b);
+        for (const at of times) {
+            const kind = rnd.pick(['note', 'email', 'call', 'meeting']);
+            const user = owner !== null && rnd.chance(0.7) ? owner : null;
+            activities.push([accountId, 0, org, kind, rnd.pick(words.MESSAGES[kind]), rnd.chance(0.5) ? rnd.pick(['success', 'failed', 'skipped']) : null,
+                rnd.chance(0.6) ? 'crm' : 'mail-sync', rnd.chance(0.2) ? `ext-${rnd.token(8)}` : null, null, user, at]);
+            tally?.activity({ kind, user, org, createdAt: at });
+            lastActivity = Math.max(lastActivity, at);
+        }
+        const deal = [accountId, org, contact, owner, title, title.toLowerCase(), status, rnd.int(5, 2000) * 100 + (rnd.chance(0.3) ? rnd.int(1, 99) : 0),
+            rnd.pick(words.CURRENCIES), rnd.chance(0.3) ? `cus_${rnd.token(14)}` : null,
+            closed || rnd.chance(0.3) ? null : w.end + rnd.int(-30, 30) * DAY, lost?.code ?? null, lost?.label ?? null,
+            closed ? lastChange : null, closer, lastActivity, created, lastChange];
+        tally?.deal({ owner, closer, org, status, closedAt: closed ? lastChange : null, createdAt: created, stages: steps });
+        tally?.count('deals', '');
+        tally?.count('deals', `status:${status}`);
+        drafts.push({ deal, history, activities });
+    }
+    return drafts;
+}
+export function ticketDrafts(rnd, accountId, p, w, first, count, total, tally) {
+    const span = w.end - w.start;
+    const drafts = [];
+    for (let i = first; i < first + count; i++) {
+        const created = w.start + Math.floor(((i + rnd.next()) * span) / total);
+        const age = w.end - created;
+        const o = rnd.int(0, p.orgs.length - 1);
+        const org = p.orgs[o];
+        const contacts = p.contactsByOrg[o];
+        const contact = contacts.length ? rnd.pick(contacts) : null;
+        const owner = p.supportUsers.length && rnd.chance(0.7) ? rnd.pick(p.supportUsers) : null;
+        const r = rnd.next();
+        const status = age > 30 * DAY ? (r < 0.85 ? 'closed' : r < 0.95 ? 'pending' : 'open') : r < 0.3 ? 'closed' : r < 0.5 ? 'pending' : 'open';
+        const topic = rnd.pick(words.TICKET_TOPICS);
+        const channel = rnd.pick(words.CHANNELS);
+        const end = status === 'closed' ? Math.min(w.end - 1, created + rnd.int(0, 20) * DAY + rnd.int(1, DAY - 1)) : created + Math.floor(rnd.next() * age);
+        const logs = [[accountId, 0, org, topic.details, channel, null, created]];
+        tally?.log({ author: null, org, createdAt: created });
+        const more = rnd.int(0, 3);
+        for (let k = 1; k <= more; k++) {
+            const at = created + Math.floor(((end - created) * k) / more);
+            const author = owner !== null && rnd.chance(0.8) ? owner : null;
+            logs.push([accountId, 0, org, rnd.pick(words.LOG_NOTES), channel, author, at]);
+            tally?.log({ author, org, createdAt: at });
+        }
+        const title = `${topic.title} (#${i + 1})`;
+        const closedAt = status === 'closed' ? end : null;
+        const ticket = [accountId, org, contact, owner, title, title.toLowerCase(), topic.details, status, channel,
+            rnd.chance(0.5) ? `case-${rnd.token(10)}` : null, null, 'helpdesk', created, end, closedAt];
+        tally?.ticket({ owner, org, status, closedAt, createdAt: created });
+        tally?.count('tickets', '');
+        tally?.count('tickets', `status:${status}`);
+        drafts.push({ ticket, logs });
+    }
+    return drafts;
+}

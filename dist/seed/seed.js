@@ -1,0 +1,104 @@
+import { Random } from '../demo/random.js';
+import { contactRows, dealDrafts, orgRows, ticketDrafts, userRows, windowEndingAt } from './generate.js';
+import { planFor } from './plan.js';
+import { RollupTally } from './tally.js';
+import { openWriter } from './writer.js';
+export class SeedInputError extends Error {
+}
+/** Deals per transaction: large enough for bulk speed, small enough that a SQLite writer never holds the lock for long. */
+const BATCH = { sqlite: 5_000, postgres: 25_000 };
+/**
+ * Fills an existing account with a realistic, deterministic data set in proportion to
+ * `deals` (see plan.ts): team users, orgs, contacts, then deals with their status history and
+ * timeline, and tickets with their logs, in batches of one transaction each. Every batch
+ * commits its rows together with the analytics rollups and list counts they imply, so the
+ * account is consistent after every commit (an interrupted seed leaves whole batches only).
+ */
+export async function seedAccount(handle, clock, o) {
+    const account = await handle.db.selectFrom('accounts').select('id').where('id', '=', o.accountId).executeTakeFirst();
+    if (!account)
+        throw new SeedInputError(`account ${o.accountId} does not exist`);
+    const log = o.progress ?? (() => undefined);
+    const plan = planFor(o.deals);
+    const w = windowEndingAt(clock.now());
+    const rnd = new Random(o.seed);
+    const A = o.accountId;
+    const counts = { users: 0, orgs: 0, contacts: 0, deals: 0, deal_status_history: 0, deal_activities: 0, tickets: 0, support_logs: 0 };
+    const writer = await openWriter(handle, o.mode ?? 'direct');
+    const tally = writer.direct ? new RollupTally(A) : null;
+    const started = performance.now();
+    const insert = async (table, rows, returning = false) => {
+        counts[table] += rows.length;
+        const ids = await writer.insert(table, rows, returning);
+        // Ids come from a sequence in insertion order; sorted, they line up with the rows whatever order RETURNING used.
+        return ids.sort((a, b) => a - b);
+    };
+    const flushTally = async () => {
+        if (!tally)
+            return;
+        await writer.addCounts('analytics_daily', ['account_id', 'fact', 'day', 'dim'], tally.takeDaily());
+    };
+    try {
+        // Team users by a fixed e-mail: a second seed of the same account reuses them.
+        const wanted = userRows(A, plan.users, w);
+        const existing = await handle.db.selectFrom('users').select(['id', 'email_lc']).where('account_id', '=', A)
+            .where('email_lc', 'in', wanted.map((r) => r[2])).execute();
+        const idByEmail = new Map(existing.map((u) => [u.email_lc, Number(u.id)]));
+        const people = await writer.transaction(async () => {
+            const missing = wanted.filter((r) => !idByEmail.has(r[2]));
+            const newIds = await insert('users', missing, true);
+            for (const [i, r] of missing.entries())
+                idByEmail.set(r[2], newIds[i]);
+            const team = wanted.map((r) => ({ id: idByEmail.get(r[2]), support: r[6] === true }));
+            const orgs = orgRows(rnd, A, plan.orgs, w);
+            const orgIds = await insert('orgs', orgs, true);
+            const contacts = contactRows(rnd, A, orgIds, orgs, plan.contacts);
+            const contactIds = await insert('contacts', contacts.rows, true);
+            const contactsByOrg = orgIds.map(() => []);
+            for (const [i, id] of contactIds.entries())
+                contactsByOrg[contacts.orgOf[i]].push(id);
+            for (let i = 0; i < orgs.length; i++)
+                tally?.count('orgs', '');
+            for (let i = 0; i < contactIds.length; i++)
+                tally?.count('contacts', '');
+            await flushTally();
+            return { users: team.map((u) => u.id), supportUsers: team.filter((u) => u.support).map((u) => u.id), orgs: orgIds, contactsByOrg };
+        });
+        log(`seed: ${people.users.length} users, ${people.orgs.length} orgs, ${counts.contacts} contacts`);
+        const batch = BATCH[handle.dialect];
+        for (let first = 0; first < plan.deals; first += batch) {
+            const size = Math.min(batch, plan.deals - first);
+            const ticketFrom = Math.floor((first * plan.tickets) / plan.deals);
+            const ticketTo = Math.floor(((first + size) * plan.tickets) / plan.deals);
+            await writer.transaction(async () => {
+                const deals = dealDrafts(rnd, A, people, w, first, size, plan.deals, tally);
+                const dealIds = await insert('deals', deals.map((d) => d.deal), true);
+                const history = [];
+                const activities = [];
+                deals.forEach((d, i) => {
+                    for (const h of d.history)
+                        history.push([A, dealIds[i], h.from, h.to, h.by, h.at]);
+                    for (const a of d.activities)
+                        activities.push([a[0], dealIds[i], ...a.slice(2)]);
+                });
+                await insert('deal_status_history', history);
+                await insert('deal_activities', activities);
+                const tickets = ticketDrafts(rnd, A, people, w, ticketFrom, ticketTo - ticketFrom, plan.tickets, tally);
+                const ticketIds = await insert('tickets', tickets.map((t) => t.ticket), true);
+                const logs = [];
+                tickets.forEach((t, i) => {
+                    for (const l of t.logs)
+                        logs.push([l[0], ticketIds[i], ...l.slice(2)]);
+                });
+                await insert('support_logs', logs);
+                await flushTally();
+            });
+            const done = first + size;
+            log(`seed: ${done.toLocaleString('en')} / ${plan.deals.toLocaleString('en')} deals (${Math.round((done * 100) / plan.deals)} %), ${((performance.now() - started) / 1000).toFixed(1)} s`);
+        }
+    }
+    finally {
+        await writer.close();
+    }
+    return counts;
+}

@@ -1,0 +1,126 @@
+import { SHAPES } from './tables.js';
+/** Tables whose triggers the seed bypasses (and reproduces) in direct mode. */
+const TRIGGER_TABLES = ['deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'orgs', 'contacts'];
+export async function openWriter(handle, mode) {
+    if (handle.dialect === 'postgres')
+        return postgresWriter(await handle.pool.connect(), mode);
+    return sqliteWriter(handle.sqlite.raw, mode);
+}
+// --- PostgreSQL: one typed array per column, so a batch is one statement however large.
+async function postgresWriter(client, mode) {
+    // Bypassing triggers needs session_replication_role, which only a superuser may set; otherwise the triggers run.
+    const superuser = (await client.query(`select current_setting('is_superuser') as s`)).rows[0].s === 'on';
+    const direct = mode === 'direct' && superuser;
+    const columnsOf = (shape) => shape.columns.map(([name]) => name).join(', ');
+    const arrays = (shape) => shape.columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+    const transpose = (width, rows) => Array.from({ length: width }, (_, c) => rows.map((r) => r[c]));
+    return {
+        direct,
+        async transaction(fn) {
+            await client.query('begin');
+            try {
+                // Replica mode skips user triggers and foreign-key checks for this transaction only: the rows are
+                // generated consistent, and the rollups the triggers would write are written by the seed itself.
+                if (direct)
+                    await client.query('set local session_replication_role = replica');
+                const result = await fn();
+                await client.query('commit');
+                return result;
+            }
+            catch (err) {
+                await client.query('rollback').catch(() => undefined);
+                throw err;
+            }
+        },
+        async insert(table, rows, returning = false) {
+            if (rows.length === 0)
+                return [];
+            const shape = SHAPES[table];
+            const text = `insert into ${table} (${columnsOf(shape)}) select * from unnest(${arrays(shape)})${returning ? ' returning id' : ''}`;
+            const result = await client.query(text, transpose(shape.columns.length, rows));
+            return returning ? result.rows.map((r) => Number(r.id)) : [];
+        },
+        async addCounts(table, key, rows) {
+            if (rows.length === 0)
+                return;
+            const columns = [...key, 'n'];
+            const types = columns.map((c) => (c === 'fact' || c === 'list' || c === 'bucket' ? 'text' : 'bigint'));
+            await client.query(`insert into ${table} (${columns.join(', ')}) select * from unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
+         on conflict (${key.join(', ')}) do update set n = ${table}.n + excluded.n`, transpose(columns.length, rows));
+        },
+        async close() {
+            client.release();
+        },
+    };
+}
+// --- SQLite: multi-row INSERTs on the one connection (prepared once per shape and size).
+function sqliteWriter(db, mode) {
+    const direct = mode === 'direct';
+    const statements = new Map();
+    const prepared = (text) => {
+        let stmt = statements.get(text);
+        if (!stmt) {
+            stmt = db.prepare(text);
+            statements.set(text, stmt);
+        }
+        return stmt;
+    };
+    const CHUNK = 500;
+    async function chunked(rows, width, make, returning) {
+        const ids = [];
+        for (let i = 0; i < rows.length; i += CHUNK) {
+            const part = rows.slice(i, i + CHUNK);
+            const stmt = prepared(make(part.length));
+            const params = part.flat().map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+            if (params.length !== part.length * width)
+                throw new Error('seed: row width does not match its table');
+            if (returning)
+                for (const r of stmt.all(...params))
+                    ids.push(Number(r.id));
+            else
+                stmt.run(...params);
+        }
+        return ids;
+    }
+    const placeholders = (width, n) => Array.from({ length: n }, () => `(${Array(width).fill('?').join(', ')})`).join(', ');
+    return {
+        direct,
+        async transaction(fn) {
+            db.exec('begin immediate');
+            // SQLite has no per-session switch for triggers: they are dropped and created again inside the
+            // transaction, which no other connection can observe (one writer at a time; readers see the last commit).
+            const saved = direct
+                ? db.prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name in (${TRIGGER_TABLES.map(() => '?').join(', ')})`)
+                    .all(...TRIGGER_TABLES)
+                : [];
+            try {
+                for (const t of saved)
+                    db.exec(`drop trigger ${t.name}`);
+                const result = await fn();
+                for (const t of saved)
+                    db.exec(t.sql);
+                db.exec('commit');
+                return result;
+            }
+            catch (err) {
+                if (db.isTransaction)
+                    db.exec('rollback');
+                throw err;
+            }
+        },
+        async insert(table, rows, returning = false) {
+            const shape = SHAPES[table];
+            const names = shape.columns.map(([name]) => name).join(', ');
+            const width = shape.columns.length;
+            return chunked(rows, width, (n) => `insert into ${table} (${names}) values ${placeholders(width, n)}${returning ? ' returning id' : ''}`, returning);
+        },
+        async addCounts(table, key, rows) {
+            const columns = [...key, 'n'];
+            await chunked(rows, columns.length, (n) => `insert into ${table} (${columns.join(', ')}) values ${placeholders(columns.length, n)}
+         on conflict (${key.join(', ')}) do update set n = ${table}.n + excluded.n`, false);
+        },
+        async close() {
+            statements.clear();
+        },
+    };
+}
