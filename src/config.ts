@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import Type, { type StaticDecode, type TSchema } from 'typebox';
 import Value from 'typebox/value';
 
@@ -64,7 +63,17 @@ export const SettingsSchema = Type.Object({
   idempotencyTtlHours: integer('CUSTOPS_IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365, 'how long idempotency keys are kept'),
   logLevel: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { env: 'LOG_LEVEL', default: 'info', mustBe: `one of ${LOG_LEVELS.join(', ')}`,
     description: 'pino log level' }),
-  dataDir: Type.Decode(text('CUSTOPS_DATA_DIR', './data', '.', 'a folder', 'folder of the secret key generated in SQLite mode'), (value) => resolve(value)),
+  dataDir: Type.Decode(
+    optionalText('CUSTOPS_DATA_DIR', '.', 'a folder', 'folder of the secret key generated in SQLite mode (default: beside the database file)'),
+    (value): string | null => (value === null ? null : resolve(value)),
+  ),
+  pgPoolSize: integer('CUSTOPS_PG_POOL_SIZE', 10, 1, 1000, 'PostgreSQL connections per process'),
+  webhookRetentionDays: integer('CUSTOPS_WEBHOOK_RETENTION_DAYS', 30, 1, 36500, 'days events, deliveries and attempts are kept'),
+  trustProxy: Type.Decode(
+    optionalText('CUSTOPS_TRUST_PROXY', '^[0-9A-Fa-f:.,/\\s]+$', 'comma-separated IP addresses or CIDRs',
+      "proxies whose X-Forwarded-For is believed (client IP in logs and limits); none when unset"),
+    (value): readonly string[] => Object.freeze(parseTrustProxy(value)),
+  ),
   // Dependencies and clients that fail or stall (docs/operations.md, "Faults").
   dbConnectTimeoutMs: integer('CUSTOPS_DB_CONNECT_TIMEOUT_MS', 1500, 100, 600_000,
     'PostgreSQL: connecting or waiting for a pooled connection gives up after this (a 503, not a hang)'),
@@ -79,6 +88,20 @@ export const SettingsSchema = Type.Object({
   consoleRateLimitPerMinute: integer('CUSTOPS_CONSOLE_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000, 'requests per minute of each signed-in console user'),
   cookieSecure: flag('CUSTOPS_COOKIE_SECURE', '1 marks the console session cookie Secure even over plain HTTP (behind a TLS proxy)'),
 });
+
+/** Comma-separated IP addresses or CIDRs (IPv4 or IPv6); a typo stops the start. */
+function parseTrustProxy(raw: string | null): string[] {
+  const list = (raw ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  for (const entry of list) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    if (!family || extra !== undefined || (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > max))) {
+      throw new ConfigError('CUSTOPS_TRUST_PROXY', `must be comma-separated IP addresses or CIDRs, got "${entry}"`);
+    }
+  }
+  return list;
+}
 
 /** Settings decoded once at start-up from the environment (and CLI flags), then frozen. */
 export type Config = Readonly<StaticDecode<typeof SettingsSchema>> & {
@@ -153,22 +176,4 @@ export function describeSettings(): string[] {
     const fallback = (s as { default?: unknown }).default;
     return `  ${s.env.padEnd(32)} ${s.description}${fallback === null || fallback === undefined ? '' : ` (default ${String(fallback)})`}`;
   });
-}
-
-/**
- * Resolves the at-rest encryption key: the environment's, or in SQLite mode one generated
- * into the data folder on first start. PostgreSQL mode refuses to start without it.
- */
-export function withSecretKey(config: Config): Config {
-  if (config.secretKey) return config;
-  if (config.dialect === 'postgres') {
-    throw new ConfigError('CUSTOPS_SECRET_KEY', 'is required with PostgreSQL (32 bytes, hex or base64)');
-  }
-  const file = resolve(config.dataDir, 'secret.key');
-  if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-  }
-  const key = decodeSecretKey(readFileSync(file, 'utf8'), `secret key file ${file}`);
-  return Object.freeze({ ...config, secretKey: key, secretKeySource: 'file' as const });
 }

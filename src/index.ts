@@ -1,5 +1,5 @@
 /**
- * The package's public surface for receivers: verify custops webhooks over the raw body bytes.
- * See docs/webhooks.md for a complete receiver.
+ * The package root: the receiver side of custops webhooks (the same as `custops/webhooks`).
+ * The typed API client is `custops/client`.
  */
-export { verifyWebhookSignature, verifyStandardWebhook, type StandardVerifyOptions } from './modules/webhooks/signing.ts';
+export * from './webhooks.ts';

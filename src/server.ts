@@ -1,6 +1,6 @@
 import type { Config } from './config.ts';
 import { openDatabase, timeoutsOf, type DatabaseHandle } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { prepareDatabase } from './db/prepare.ts';
 import { buildApp } from './app.ts';
 import type { App } from './http/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -17,11 +17,24 @@ export interface RunningServer {
 const PURGE_EVERY_MS = 15 * 60_000;
 const DRAIN_TIMEOUT_MS = 15_000;
 
-/** `custops serve`: migrate, listen, and run the housekeeping of one process. */
-export async function startServer(config: Config, options: { clock?: Clock; logger?: boolean | object } = {}): Promise<RunningServer> {
+export interface ServerOptions {
+  clock?: Clock;
+  logger?: boolean | object;
+  /** false (`serve --no-migrate`): refuse a database `custops migrate` has not brought up to date, instead of migrating it. */
+  migrate?: boolean;
+}
+
+/** `custops serve`: migrate, check the secret key, listen, and run the housekeeping of one process. */
+export async function startServer(settings: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
-  const database = openDatabase(config.databaseUrl, timeoutsOf(config));
-  await migrateToLatest(database.db);
+  const database = openDatabase(settings.databaseUrl, { ...timeoutsOf(settings), poolSize: settings.pgPoolSize });
+  let config: Config;
+  try {
+    config = await prepareDatabase(database, settings, clock, { migrate: options.migrate });
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   // The embedded webhook dispatcher: woken in-process after each commit that wrote events.
   let dispatcher: Dispatcher | null = null;
   const app = await buildApp(config, { database, clock, logger: options.logger, notifyEvents: () => dispatcher?.wake() });

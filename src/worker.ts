@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import { openDatabase, timeoutsOf } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { prepareDatabase } from './db/prepare.ts';
+import { systemClock } from './lib/clock.ts';
 import { Dispatcher } from './modules/webhooks/dispatcher.ts';
 
 function log(level: 'info' | 'warn' | 'error', obj: object, msg?: string): void {
@@ -14,10 +15,20 @@ function log(level: 'info' | 'warn' | 'error', obj: object, msg?: string): void 
  * (and `serve` processes) share one PostgreSQL: claims use FOR UPDATE SKIP LOCKED, and NOTIFY wakes
  * them when events commit. SIGTERM stops claiming, finishes the attempts in flight, then exits.
  */
-export async function runWorker(config: Config, waitForSignal: (stop: () => Promise<void>) => Promise<void>): Promise<void> {
-  const database = openDatabase(config.databaseUrl, timeoutsOf(config));
+export async function runWorker(
+  settings: Config,
+  waitForSignal: (stop: () => Promise<void>) => Promise<void>,
+  options: { migrate?: boolean } = {},
+): Promise<void> {
+  const database = openDatabase(settings.databaseUrl, { ...timeoutsOf(settings), poolSize: settings.pgPoolSize });
   database.status.attachLog({ warn: (o, m) => log('warn', o, m), info: (o, m) => log('info', o, m) });
-  await migrateToLatest(database.db);
+  let config: Config;
+  try {
+    config = await prepareDatabase(database, settings, systemClock, options);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   const dispatcher = new Dispatcher({
     database,
     config,

@@ -3,7 +3,9 @@ import { accountCreateCommand } from './account-create.ts';
 import { backupCommand } from './backup.ts';
 import { demoCommand } from './demo.ts';
 import { keyCreateCommand } from './key-create.ts';
+import { keyListCommand } from './key-list.ts';
 import { keyRevokeCommand } from './key-revoke.ts';
+import { secretKeyRotateCommand } from './secret-key-rotate.ts';
 import { migrateCommand } from './migrate.ts';
 import { seedCommand } from './seed.ts';
 import { serveCommand } from './serve.ts';
@@ -24,6 +26,8 @@ export const commands: readonly Command[] = [
   keyRevokeCommand,
   userCreateCommand,
   userSetPasswordCommand,
+  keyListCommand,
+  secretKeyRotateCommand,
   demoCommand,
   seedCommand,
   backupCommand,

@@ -1,5 +1,6 @@
-import { loadConfig, withSecretKey } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { seedDemo } from '../demo/seed.ts';
+import { resolveSecretKey, withResolvedKey } from '../modules/secret-key/resolve.ts';
 import { defineCommand, positiveInt, print, withDatabase } from './command.ts';
 
 export const demoCommand = defineCommand({
@@ -10,9 +11,12 @@ export const demoCommand = defineCommand({
   },
   async run(values, ctx) {
     const seed = values.seed === undefined ? 1 : positiveInt(values.seed, '--seed');
-    const config = withSecretKey(loadConfig(ctx.env));
+    const settings = loadConfig(ctx.env);
     // The CLI contract prints exactly {account, key}; `npm run demo` also prints the console sign-in.
-    const { account, key } = await withDatabase(config, (database) => seedDemo({ db: database.db, clock: ctx.clock, config }, { seed }));
+    const { account, key } = await withDatabase(settings, async (database) => {
+      const config = withResolvedKey(settings, await resolveSecretKey(settings, database.db, ctx.clock.now()));
+      return seedDemo({ db: database.db, clock: ctx.clock, config }, { seed });
+    });
     print(ctx, { account, key });
   },
 });

@@ -1,4 +1,4 @@
-import { loadConfig, withSecretKey } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 import { defineCommand, UsageError } from './command.ts';
 
@@ -13,11 +13,12 @@ export const serveCommand = defineCommand({
   options: {
     port: { type: 'string', value: 'N', help: 'listen port (overrides PORT; 0 picks a free one)' },
     host: { type: 'string', value: 'H', help: 'listen address (overrides HOST)' },
+    'no-migrate': { type: 'boolean', help: 'do not migrate; refuse a database "custops migrate" has not brought up to date (rolling deploys)' },
   },
   async run(values, ctx) {
     const port = values.port === undefined ? undefined : portNumber(values.port);
-    const config = withSecretKey(loadConfig(ctx.env, { port, host: values.host }));
-    const server = await startServer(config, { clock: ctx.clock });
+    const config = loadConfig(ctx.env, { port, host: values.host });
+    const server = await startServer(config, { clock: ctx.clock, migrate: !values['no-migrate'] });
     await ctx.waitForStop(() => server.stop());
   },
 });

@@ -1,13 +1,14 @@
-import { loadConfig, withSecretKey } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { runWorker } from '../worker.ts';
 import { defineCommand } from './command.ts';
 
 export const workerCommand = defineCommand({
   name: 'worker',
   summary: 'Runs the webhook dispatcher alone (for scaled deployments) until SIGINT or SIGTERM.',
-  options: {},
-  async run(_values, ctx) {
-    const config = withSecretKey(loadConfig(ctx.env));
-    await runWorker(config, (stop) => ctx.waitForStop(stop));
+  options: {
+    'no-migrate': { type: 'boolean', help: 'do not migrate; refuse a database "custops migrate" has not brought up to date (rolling deploys)' },
+  },
+  async run(values, ctx) {
+    await runWorker(loadConfig(ctx.env), (stop) => ctx.waitForStop(stop), { migrate: !values['no-migrate'] });
   },
 });

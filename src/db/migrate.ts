@@ -11,6 +11,7 @@ import * as searchIndex from './migrations/2026-11-24T2210_search_index.ts';
 import * as statusSort from './migrations/2026-11-24T2220_status_sort.ts';
 import * as authChanges from './migrations/2026-11-24T2230_auth_changes.ts';
 import * as consoleSessions from './migrations/2026-11-24T2300_console_sessions.ts';
+import * as settings from './migrations/2026-11-24T2310_settings.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T2220_status_sort': statusSort,
   '2026-11-24T2230_auth_changes': authChanges,
   '2026-11-24T2300_console_sessions': consoleSessions,
+  '2026-11-24T2310_settings': settings,
 };
 
 /** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */
@@ -55,4 +57,16 @@ async function searchPathSchema(db: Db): Promise<string | undefined> {
   const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
   const current = rows[0]?.schema;
   return current && current !== 'public' ? current : undefined;
+}
+
+/** Names of the migrations this code knows that the database has not run (a `--no-migrate` start refuses while any remain). */
+export async function pendingMigrations(db: Db, schema?: string): Promise<string[]> {
+  schema ??= await searchPathSchema(db);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

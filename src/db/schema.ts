@@ -30,6 +30,7 @@ export interface Database {
   auth_changes: AuthChangesTable;
   console_sessions: ConsoleSessionsTable;
   sign_in_failures: SignInFailuresTable;
+  settings: SettingsTable;
 }
 
 type Bool = boolean | number;
@@ -336,4 +337,11 @@ export interface SignInFailuresTable {
   id: Generated<number>;
   email_lc: string;
   failed_at: number;
+}
+
+/** Facts about this installation by name (`secret_key_fingerprint`). */
+export interface SettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
 }

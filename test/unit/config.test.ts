@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ConfigError, DEFAULT_RETRY_SCHEDULE, loadConfig, withSecretKey } from '../../src/config.ts';
+import { ConfigError, DEFAULT_RETRY_SCHEDULE, loadConfig } from '../../src/config.ts';
 
 describe('configuration', () => {
   test('defaults match decisions.md', () => {
@@ -19,6 +16,10 @@ describe('configuration', () => {
     assert.equal(c.webhookAllowPrivate, false);
     assert.equal(c.idempotencyTtlHours, 24);
     assert.equal(c.logLevel, 'info');
+    assert.equal(c.pgPoolSize, 10);
+    assert.equal(c.webhookRetentionDays, 30);
+    assert.deepEqual(c.trustProxy, []);
+    assert.equal(c.dataDir, null);
     assert.ok(Object.isFrozen(c));
   });
 
@@ -35,6 +36,10 @@ describe('configuration', () => {
       { LOG_LEVEL: 'loud' },
       { REDIS_URL: 'localhost:6379' },
       { CUSTOPS_SECRET_KEY: 'too-short' },
+      { CUSTOPS_PG_POOL_SIZE: '0' },
+      { CUSTOPS_WEBHOOK_RETENTION_DAYS: 'forever' },
+      { CUSTOPS_TRUST_PROXY: '10.0.0.0/33' },
+      { CUSTOPS_TRUST_PROXY: '127.0.0.1,proxy.internal' },
     ];
     for (const env of cases) {
       const [name] = Object.keys(env);
@@ -49,15 +54,11 @@ describe('configuration', () => {
     assert.deepEqual(loadConfig({ CUSTOPS_SECRET_KEY: b64 }).secretKey, Buffer.alloc(32, 1));
   });
 
-  test('PostgreSQL refuses to start without CUSTOPS_SECRET_KEY; SQLite generates one into the data folder once', () => {
-    assert.throws(() => withSecretKey(loadConfig({ DATABASE_URL: 'postgres://x/y' })), (e: unknown) => e instanceof ConfigError && e.variable === 'CUSTOPS_SECRET_KEY');
-    const dir = mkdtempSync(join(tmpdir(), 'custops-config-'));
-    const first = withSecretKey(loadConfig({ CUSTOPS_DATA_DIR: dir }));
-    const again = withSecretKey(loadConfig({ CUSTOPS_DATA_DIR: dir }));
-    assert.equal(first.secretKey!.length, 32);
-    assert.deepEqual(first.secretKey, again.secretKey);
-    assert.equal(statSync(join(dir, 'secret.key')).mode & 0o777, 0o600);
-    assert.ok(readFileSync(join(dir, 'secret.key'), 'utf8').trim().length > 0);
+  test('pool size, retention and trusted proxies are read', () => {
+    const c = loadConfig({ CUSTOPS_PG_POOL_SIZE: '25', CUSTOPS_WEBHOOK_RETENTION_DAYS: '7', CUSTOPS_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' });
+    assert.equal(c.pgPoolSize, 25);
+    assert.equal(c.webhookRetentionDays, 7);
+    assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1']);
   });
 
   test('flags override the environment', () => {

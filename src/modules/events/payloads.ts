@@ -85,3 +85,5 @@ export const EVENT_PAYLOADS = {
 export type EventPayload<T extends EventType> = Static<(typeof EVENT_PAYLOADS)[T]>;
 /** The entity fields of each event type: the payload without id, event_type, org_id and timestamp. */
 export type EventEntities = { [T in EventType]: Omit<EventPayload<T>, 'id' | 'event_type' | 'org_id' | 'timestamp'> };
+/** Any delivered payload; narrow it on `event_type`. */
+export type WebhookEvent = { [T in EventType]: EventPayload<T> }[EventType];

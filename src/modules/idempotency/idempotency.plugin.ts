@@ -16,7 +16,8 @@ export interface IdempotencyOptions {
   secretKey: Buffer | null;
 }
 
-const SEALED = 'enc:v1:';
+/** Prefix of a stored response encrypted at rest (secret-key rotation re-encrypts these). */
+export const SEALED = 'enc:v1:';
 
 declare module 'fastify' {
   interface FastifyRequest {
