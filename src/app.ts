@@ -78,6 +78,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     http: { headersTimeout: config.httpHeadersTimeoutMs, connectionsCheckingInterval: 1000 },
     clientErrorHandler: clientErrorHandler(nextRequestId, (obj, msg) => logClientError(obj, msg)),
     frameworkErrors: frameworkErrorHandler(errorBody),
+    // CUSTOPS_TRUST_PROXY: only these proxies' X-Forwarded-For sets request.ip (logs, limits); nobody's by default.
+    trustProxy: config.trustProxy.length ? [...config.trustProxy] : false,
     // While closing, requests on kept-alive connections get 503 service_unavailable in the error model (below).
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
