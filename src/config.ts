@@ -68,7 +68,6 @@ export const SettingsSchema = Type.Object({
     (value): string | null => (value === null ? null : resolve(value)),
   ),
   pgPoolSize: integer('CUSTOPS_PG_POOL_SIZE', 10, 1, 1000, 'PostgreSQL connections per process'),
-  webhookRetentionDays: integer('CUSTOPS_WEBHOOK_RETENTION_DAYS', 30, 1, 36500, 'days events, deliveries and attempts are kept'),
   trustProxy: Type.Decode(
     optionalText('CUSTOPS_TRUST_PROXY', '^[0-9A-Fa-f:.,/\\s]+$', 'comma-separated IP addresses or CIDRs',
       "proxies whose X-Forwarded-For is believed (client IP in logs and limits); none when unset"),

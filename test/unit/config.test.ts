@@ -17,7 +17,6 @@ describe('configuration', () => {
     assert.equal(c.idempotencyTtlHours, 24);
     assert.equal(c.logLevel, 'info');
     assert.equal(c.pgPoolSize, 10);
-    assert.equal(c.webhookRetentionDays, 30);
     assert.deepEqual(c.trustProxy, []);
     assert.equal(c.dataDir, null);
     assert.ok(Object.isFrozen(c));
@@ -37,7 +36,6 @@ describe('configuration', () => {
       { REDIS_URL: 'localhost:6379' },
       { CUSTOPS_SECRET_KEY: 'too-short' },
       { CUSTOPS_PG_POOL_SIZE: '0' },
-      { CUSTOPS_WEBHOOK_RETENTION_DAYS: 'forever' },
       { CUSTOPS_TRUST_PROXY: '10.0.0.0/33' },
       { CUSTOPS_TRUST_PROXY: '127.0.0.1,proxy.internal' },
     ];
@@ -54,10 +52,9 @@ describe('configuration', () => {
     assert.deepEqual(loadConfig({ CUSTOPS_SECRET_KEY: b64 }).secretKey, Buffer.alloc(32, 1));
   });
 
-  test('pool size, retention and trusted proxies are read', () => {
-    const c = loadConfig({ CUSTOPS_PG_POOL_SIZE: '25', CUSTOPS_WEBHOOK_RETENTION_DAYS: '7', CUSTOPS_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' });
+  test('pool size and trusted proxies are read', () => {
+    const c = loadConfig({ CUSTOPS_PG_POOL_SIZE: '25', CUSTOPS_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' });
     assert.equal(c.pgPoolSize, 25);
-    assert.equal(c.webhookRetentionDays, 7);
     assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1']);
   });
 
