@@ -21,7 +21,12 @@ export async function checkEndpointUrl(raw: string, allowPrivate: boolean, resol
   } catch {
     throw validationError({ url: 'invalid_format' }, 'url is not an absolute URL.');
   }
-  if (url.protocol !== 'https:') throw validationError({ url: 'not_allowed' }, 'url must use https.');
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:' && isLoopback(hostOf(url)))) {
+    throw validationError(
+      { url: 'not_allowed' },
+      allowPrivate ? 'url must use https (plain http only to a loopback address: localhost, 127.0.0.0/8 or ::1).' : 'url must use https.',
+    );
+  }
   if (url.username || url.password) throw validationError({ url: 'not_allowed' }, 'url must not carry credentials.');
   if (!url.hostname) throw validationError({ url: 'invalid_format' }, 'url has no host.');
   if (allowPrivate) return raw;
@@ -36,6 +41,14 @@ export async function checkEndpointUrl(raw: string, allowPrivate: boolean, resol
     for (const address of addresses) blocked(classifyAddress(address));
   }
   return raw;
+}
+
+/**
+ * Plain http is for local development only (CUSTOPS_WEBHOOK_ALLOW_PRIVATE=1), and only to this
+ * machine: a name the resolver could point elsewhere does not count, `localhost` does.
+ */
+function isLoopback(host: string): boolean {
+  return isIP(host) ? classifyAddress(host) === 'loopback' : blockedHostName(host) === 'loopback';
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -48,7 +48,9 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
       schema: {
         operationId: 'createWebhookEndpoint',
         summary: 'Register a webhook endpoint; the answer holds its signing secret, shown only this once',
-        description: 'HTTPS only. Loopback, private, link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused (422, `fields.url`).',
+        description:
+          'HTTPS only. Loopback, private, link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused (422, `fields.url`). ' +
+          'A server started with CUSTOPS_WEBHOOK_ALLOW_PRIVATE=1 (local development only) accepts those addresses, and plain `http://` to a loopback address (`localhost`, 127.0.0.0/8, `::1`).',
         tags,
         body: CreateEndpointBody,
         response: { 201: WebhookEndpointWithSecret },
