@@ -29,6 +29,7 @@ import { registerDealRoutes, dealSchemas } from './modules/deals/deals.routes.ts
 import { registerSupportRoutes, supportSchemas } from './modules/support/support.routes.ts';
 import { registerActivityRoutes, activitySchemas } from './modules/activity/activity.routes.ts';
 import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
+import { registerEventRoutes } from './modules/events/events.routes.ts';
 import { registerMetricsRoute, registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.ts';
 import fastifyCookie from '@fastify/cookie';
 import { registerSessionRoutes, sessionSchemas } from './modules/sessions/sessions.routes.ts';
@@ -175,6 +176,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
       registerApiKeyRoutes(v1, moduleDeps);
       registerTeamRoutes(v1, moduleDeps);
       registerWebhookConsoleRoutes(v1, moduleDeps);
+      registerEventRoutes(v1, moduleDeps);
     },
     { prefix: API_PREFIX },
   );

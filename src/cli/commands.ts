@@ -5,6 +5,7 @@ import { demoCommand } from './demo.ts';
 import { keyCreateCommand } from './key-create.ts';
 import { keyListCommand } from './key-list.ts';
 import { keyRevokeCommand } from './key-revoke.ts';
+import { listenCommand } from './listen.ts';
 import { secretKeyRotateCommand } from './secret-key-rotate.ts';
 import { migrateCommand } from './migrate.ts';
 import { seedCommand } from './seed.ts';
@@ -28,6 +29,7 @@ export const commands: readonly Command[] = [
   userSetPasswordCommand,
   keyListCommand,
   secretKeyRotateCommand,
+  listenCommand,
   demoCommand,
   seedCommand,
   backupCommand,
