@@ -2,16 +2,21 @@ import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { systemClock } from './lib/clock.js';
 import { authPlugin } from './http/auth.js';
+import { KeyCache } from './modules/api-keys/key-cache.js';
 import { tooDeepField } from './lib/metadata.js';
 import { AppError } from './lib/errors.js';
 import { textGuardPlugin } from './http/text-guard.js';
-import { collectRoutePatterns, registerErrorHandling } from './http/errors.js';
+import { collectRoutePatterns, errorBody, registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.js';
 import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.js';
-import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit.js';
+import { MemoryRateLimitStore } from './http/rate-limit.js';
+import { RedisRateLimitStore } from './http/rate-limit-redis.js';
 import { ErrorResponse, PaginationSchema } from './http/schemas.js';
 import { buildValidatorCompiler } from './http/validation.js';
 import { idempotencyPlugin } from './modules/idempotency/idempotency.plugin.js';
 import { registerMetaRoutes } from './modules/meta/meta.routes.js';
+import { createDependencyRegistry } from './modules/meta/dependencies.js';
+import { metricsAccess } from './modules/meta/metrics-access.js';
 import { registerOrgRoutes, orgSchemas } from './modules/orgs/orgs.routes.js';
 import { registerUserRoutes, userSchemas } from './modules/users/users.routes.js';
 import { registerContactRoutes, contactSchemas } from './modules/contacts/contacts.routes.js';
@@ -19,7 +24,15 @@ import { registerDealRoutes, dealSchemas } from './modules/deals/deals.routes.js
 import { registerSupportRoutes, supportSchemas } from './modules/support/support.routes.js';
 import { registerActivityRoutes, activitySchemas } from './modules/activity/activity.routes.js';
 import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.js';
+import { registerEventRoutes } from './modules/events/events.routes.js';
 import { registerMetricsRoute, registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.js';
+import fastifyCookie from '@fastify/cookie';
+import { registerSessionRoutes, sessionSchemas } from './modules/sessions/sessions.routes.js';
+import { apiKeySchemas, registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { registerTeamRoutes } from './modules/team/team.routes.js';
+import { registerWebhookConsoleRoutes } from './modules/webhooks/webhooks.console.routes.js';
+import { createSessionAuthenticator } from './modules/sessions/session-auth.js';
+import { registerConsole } from './modules/console/console.static.js';
 export const VERSION = '1.0.0';
 /** `req_` + 8 random bytes per process + a counter: unique across processes without a CSPRNG call per request. */
 function requestIds() {
@@ -35,21 +48,35 @@ export const MAX_BODY_DEPTH = 32;
  */
 export async function buildApp(config, deps) {
     const clock = deps.clock ?? systemClock;
+    const nextRequestId = requestIds();
+    let logClientError = () => { };
     const app = Fastify({
         logger: deps.logger ?? { level: config.logLevel },
         bodyLimit: BODY_LIMIT,
-        genReqId: requestIds(),
+        genReqId: nextRequestId,
+        // Slow clients: the head must arrive within the headers time-out and the whole request within the
+        // request time-out; Node checks every second (its default, 30 s, let a slow-header client hold a
+        // socket for up to a minute and a half).
+        requestTimeout: config.httpRequestTimeoutMs,
+        keepAliveTimeout: config.httpKeepAliveTimeoutMs,
+        http: { headersTimeout: config.httpHeadersTimeoutMs, connectionsCheckingInterval: 1000 },
+        clientErrorHandler: clientErrorHandler(nextRequestId, (obj, msg) => logClientError(obj, msg)),
+        frameworkErrors: frameworkErrorHandler(errorBody),
         // CUSTOPS_TRUST_PROXY: only these proxies' X-Forwarded-For sets request.ip (logs, limits); nobody's by default.
         trustProxy: config.trustProxy.length ? [...config.trustProxy] : false,
         // While closing, requests on kept-alive connections get 503 service_unavailable in the error model (below).
         return503OnClosing: false,
         routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     }).withTypeProvider();
-    const store = deps.rateLimitStore ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+    logClientError = (obj, msg) => app.log.info(obj, msg);
+    const store = deps.rateLimitStore ??
+        (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, { budgetMs: config.redisTimeoutMs, log: app.log }) : new MemoryRateLimitStore());
     if (!deps.rateLimitStore)
         app.addHook('onClose', () => store.close());
+    if (store instanceof RedisRateLimitStore)
+        await store.connected();
     const sharedSchemas = [ErrorResponse, PaginationSchema, ...orgSchemas, ...userSchemas, ...contactSchemas, ...dealSchemas,
-        ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas];
+        ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas, ...sessionSchemas, ...apiKeySchemas];
     for (const schema of sharedSchemas)
         app.addSchema(schema);
     app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas));
@@ -92,10 +119,15 @@ export async function buildApp(config, deps) {
         });
     });
     const routePatterns = collectRoutePatterns(app);
-    registerErrorHandling(app, routePatterns);
+    registerErrorHandling(app, routePatterns, (err, reason) => deps.database.status.failed(err, reason));
+    deps.database.status.attachLog(app.log);
     decorateRouteSchemas(app);
     await registerOpenApi(app, VERSION);
-    await app.register(authPlugin, { db: deps.database.db, clock, store, defaultRateLimit: config.rateLimitPerMinute });
+    await app.register(fastifyCookie);
+    const keys = new KeyCache(deps.database, app.log);
+    app.addHook('onClose', () => keys.close());
+    const authenticateSession = createSessionAuthenticator({ db: deps.database.db, clock, consoleRateLimitPerMinute: config.consoleRateLimitPerMinute });
+    await app.register(authPlugin, { db: deps.database.db, keys, clock, store, defaultRateLimit: config.rateLimitPerMinute, authenticateSession });
     await app.register(textGuardPlugin);
     await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours, secretKey: config.secretKey });
     const moduleDeps = {
@@ -105,8 +137,9 @@ export async function buildApp(config, deps) {
         clock,
         notifyEvents: deps.notifyEvents ?? (() => { }),
     };
-    registerMetaRoutes(app, moduleDeps);
-    registerMetricsRoute(app, moduleDeps);
+    const dependencies = { db: deps.database.db, database: deps.database.status, rateLimit: store };
+    registerMetaRoutes(app, moduleDeps, dependencies);
+    registerMetricsRoute(app, moduleDeps, { onRequest: metricsAccess(config.metricsToken), registries: [createDependencyRegistry(dependencies)] });
     await app.register(async (api) => {
         const v1 = api;
         registerOrgRoutes(v1, moduleDeps);
@@ -117,6 +150,13 @@ export async function buildApp(config, deps) {
         registerActivityRoutes(v1, moduleDeps);
         registerAnalyticsRoutes(v1, moduleDeps);
         registerWebhookRoutes(v1, moduleDeps);
+        registerSessionRoutes(v1, moduleDeps);
+        registerApiKeyRoutes(v1, moduleDeps);
+        registerTeamRoutes(v1, moduleDeps);
+        registerWebhookConsoleRoutes(v1, moduleDeps);
+        registerEventRoutes(v1, moduleDeps);
     }, { prefix: API_PREFIX });
+    // The web console at / (same origin as the API, so the session cookie reaches /api/v1).
+    await registerConsole(app);
     return app;
 }

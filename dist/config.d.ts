@@ -21,8 +21,17 @@ export declare const SettingsSchema: Type.TObject<{
     logLevel: Type.TUnion<Type.TLiteral<"debug" | "error" | "fatal" | "info" | "silent" | "trace" | "warn">[]>;
     dataDir: Type.TCodec<Type.TUnion<[Type.TNull, Type.TString]>, string | null>;
     pgPoolSize: Type.TInteger;
-    webhookRetentionDays: Type.TInteger;
     trustProxy: Type.TCodec<Type.TUnion<[Type.TNull, Type.TString]>, readonly string[]>;
+    dbConnectTimeoutMs: Type.TInteger;
+    dbStatementTimeoutMs: Type.TInteger;
+    sqliteBusyTimeoutMs: Type.TInteger;
+    redisTimeoutMs: Type.TInteger;
+    httpHeadersTimeoutMs: Type.TInteger;
+    httpRequestTimeoutMs: Type.TInteger;
+    httpKeepAliveTimeoutMs: Type.TInteger;
+    metricsToken: Type.TUnion<[Type.TNull, Type.TString]>;
+    consoleRateLimitPerMinute: Type.TInteger;
+    cookieSecure: Type.TCodec<Type.TUnion<Type.TLiteral<string>[]>, any>;
 }>;
 /** Settings decoded once at start-up from the environment (and CLI flags), then frozen. */
 export type Config = Readonly<StaticDecode<typeof SettingsSchema>> & {

@@ -30,8 +30,18 @@ export const SettingsSchema = Type.Object({
         description: 'pino log level' }),
     dataDir: Type.Decode(optionalText('CUSTOPS_DATA_DIR', '.', 'a folder', 'folder of the secret key generated in SQLite mode (default: beside the database file)'), (value) => (value === null ? null : resolve(value))),
     pgPoolSize: integer('CUSTOPS_PG_POOL_SIZE', 10, 1, 1000, 'PostgreSQL connections per process'),
-    webhookRetentionDays: integer('CUSTOPS_WEBHOOK_RETENTION_DAYS', 30, 1, 36500, 'days events, deliveries and attempts are kept'),
     trustProxy: Type.Decode(optionalText('CUSTOPS_TRUST_PROXY', '^[0-9A-Fa-f:.,/\\s]+$', 'comma-separated IP addresses or CIDRs', "proxies whose X-Forwarded-For is believed (client IP in logs and limits); none when unset"), (value) => Object.freeze(parseTrustProxy(value))),
+    // Dependencies and clients that fail or stall (docs/operations.md, "Faults").
+    dbConnectTimeoutMs: integer('CUSTOPS_DB_CONNECT_TIMEOUT_MS', 1500, 100, 600_000, 'PostgreSQL: connecting or waiting for a pooled connection gives up after this (a 503, not a hang)'),
+    dbStatementTimeoutMs: integer('CUSTOPS_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000, 'PostgreSQL: statement time-out, 0 for none (migrate has none)'),
+    sqliteBusyTimeoutMs: integer('CUSTOPS_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000, "SQLite: how long a write waits for another process's lock"),
+    redisTimeoutMs: integer('CUSTOPS_REDIS_TIMEOUT_MS', 50, 1, 60_000, 'time budget of one rate-limit call to Redis; beyond it the process limits locally'),
+    httpHeadersTimeoutMs: integer('CUSTOPS_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000, 'the request head must arrive within this'),
+    httpRequestTimeoutMs: integer('CUSTOPS_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000, 'the whole request (head and body) must arrive within this'),
+    httpKeepAliveTimeoutMs: integer('CUSTOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000, 'an idle kept-alive connection closes after this'),
+    metricsToken: optionalText('CUSTOPS_METRICS_TOKEN', '^[\\x21-\\x7e]{16,}$', 'at least 16 printable characters without spaces', 'bearer token /metrics requires (unset: /metrics is 404)', true),
+    consoleRateLimitPerMinute: integer('CUSTOPS_CONSOLE_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000, 'requests per minute of each signed-in console user'),
+    cookieSecure: flag('CUSTOPS_COOKIE_SECURE', '1 marks the console session cookie Secure even over plain HTTP (behind a TLS proxy)'),
 });
 /** Comma-separated IP addresses or CIDRs (IPv4 or IPv6); a typo stops the start. */
 function parseTrustProxy(raw) {
@@ -84,6 +94,10 @@ export function loadConfig(env = process.env, overrides = {}) {
         throw new ConfigError(setting.env, `must be ${setting.mustBe}${setting.secret ? '' : `, got "${raw}"`}`);
     }
     const decoded = Value.Decode(SettingsSchema, input);
+    // Node refuses a headers time-out longer than the request time-out (the head is part of the request).
+    if (decoded.httpHeadersTimeoutMs > decoded.httpRequestTimeoutMs) {
+        throw new ConfigError('CUSTOPS_HTTP_HEADERS_TIMEOUT_MS', `must not exceed CUSTOPS_HTTP_REQUEST_TIMEOUT_MS (${decoded.httpRequestTimeoutMs})`);
+    }
     return Object.freeze({
         ...decoded,
         ...(overrides.port === undefined ? {} : { port: overrides.port }),

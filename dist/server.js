@@ -1,4 +1,4 @@
-import { openDatabase } from './db/database.js';
+import { openDatabase, timeoutsOf } from './db/database.js';
 import { prepareDatabase } from './db/prepare.js';
 import { buildApp } from './app.js';
 import { systemClock } from './lib/clock.js';
@@ -9,7 +9,7 @@ const DRAIN_TIMEOUT_MS = 15_000;
 /** `custops serve`: migrate, check the secret key, listen, and run the housekeeping of one process. */
 export async function startServer(settings, options = {}) {
     const clock = options.clock ?? systemClock;
-    const database = openDatabase(settings.databaseUrl, { poolSize: settings.pgPoolSize });
+    const database = openDatabase(settings.databaseUrl, { ...timeoutsOf(settings), poolSize: settings.pgPoolSize });
     let config;
     try {
         config = await prepareDatabase(database, settings, clock, { migrate: options.migrate });

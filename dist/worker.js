@@ -1,4 +1,4 @@
-import { openDatabase } from './db/database.js';
+import { openDatabase, timeoutsOf } from './db/database.js';
 import { prepareDatabase } from './db/prepare.js';
 import { systemClock } from './lib/clock.js';
 import { Dispatcher } from './modules/webhooks/dispatcher.js';
@@ -13,7 +13,8 @@ function log(level, obj, msg) {
  * them when events commit. SIGTERM stops claiming, finishes the attempts in flight, then exits.
  */
 export async function runWorker(settings, waitForSignal, options = {}) {
-    const database = openDatabase(settings.databaseUrl, { poolSize: settings.pgPoolSize });
+    const database = openDatabase(settings.databaseUrl, { ...timeoutsOf(settings), poolSize: settings.pgPoolSize });
+    database.status.attachLog({ warn: (o, m) => log('warn', o, m), info: (o, m) => log('info', o, m) });
     let config;
     try {
         config = await prepareDatabase(database, settings, systemClock, options);

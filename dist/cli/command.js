@@ -1,4 +1,4 @@
-import { openDatabase } from '../db/database.js';
+import { openDatabase, timeoutsOf } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 /** Keeps each command's option types while letting the registry hold them side by side. */
 export function defineCommand(command) {
@@ -17,7 +17,7 @@ export function print(ctx, value) {
 }
 /** Opens the configured database, brings it to the latest migration, runs `fn`, and closes it. */
 export async function withDatabase(config, fn) {
-    const database = openDatabase(config.databaseUrl, { poolSize: 2 });
+    const database = openDatabase(config.databaseUrl, { ...timeoutsOf(config), poolSize: 2 });
     try {
         await migrateToLatest(database.db);
         return await fn(database);

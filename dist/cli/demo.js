@@ -11,9 +11,11 @@ export const demoCommand = defineCommand({
     async run(values, ctx) {
         const seed = values.seed === undefined ? 1 : positiveInt(values.seed, '--seed');
         const settings = loadConfig(ctx.env);
-        print(ctx, await withDatabase(settings, async (database) => {
+        // The CLI contract prints exactly {account, key}; `npm run demo` also prints the console sign-in.
+        const { account, key } = await withDatabase(settings, async (database) => {
             const config = withResolvedKey(settings, await resolveSecretKey(settings, database.db, ctx.clock.now()));
             return seedDemo({ db: database.db, clock: ctx.clock, config }, { seed });
-        }));
+        });
+        print(ctx, { account, key });
     },
 });

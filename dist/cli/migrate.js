@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
+import { openDatabase, timeoutsOf } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { defineCommand, print } from './command.js';
 export const migrateCommand = defineCommand({
@@ -8,7 +8,7 @@ export const migrateCommand = defineCommand({
     options: {},
     async run(_values, ctx) {
         const config = loadConfig(ctx.env);
-        const database = openDatabase(config.databaseUrl, { poolSize: 1 });
+        const database = openDatabase(config.databaseUrl, { ...timeoutsOf(config), poolSize: 1, statementTimeoutMs: 0 });
         try {
             const result = await migrateToLatest(database.db);
             print(ctx, { migrated: (result.results ?? []).map((r) => r.migrationName) });

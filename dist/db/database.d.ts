@@ -1,6 +1,8 @@
 import { Kysely, type Transaction } from 'kysely';
 import pg from 'pg';
+import { DependencyStatus } from '../lib/dependency-status.ts';
 import type { Database } from './schema.ts';
+import type { Config } from '../config.ts';
 import { NodeSqliteDatabase } from './sqlite-driver.ts';
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
@@ -14,23 +16,23 @@ export interface DatabaseHandle {
     sqlite?: NodeSqliteDatabase;
     /** The node-postgres pool (PostgreSQL only), for LISTEN/NOTIFY and benchmarks. */
     pool?: pg.Pool;
+    /** Whether the last use of the database succeeded: outages are logged once and reported by /readyz and /metrics. */
+    status: DependencyStatus;
     close(): Promise<void>;
 }
 export interface OpenOptions {
+    /** PostgreSQL: give up connecting (or waiting for a pooled connection) after this long. */
+    connectTimeoutMs?: number;
+    /** PostgreSQL: the server cancels a statement running longer than this (0: never). */
+    statementTimeoutMs?: number;
+    /** SQLite: how long a write waits for another process's write lock before SQLITE_BUSY. */
+    sqliteBusyTimeoutMs?: number;
     /** PostgreSQL: connections in the pool. */
     poolSize?: number;
     /** PostgreSQL: schema to use as search_path (tests isolate each file in its own schema). */
     schema?: string;
 }
-/** Results remembered for one database, valid while its generation holds. */
-export interface ResultCache {
-    generation(): string;
-    readonly entries: Map<string, {
-        generation: string;
-        value: number;
-    }>;
-}
-/** The result cache behind `db`, or undefined where results cannot be cached (PostgreSQL, inside transactions). */
-export declare function resultCacheOf(db: Executor): ResultCache | undefined;
 export declare function sqlitePath(url: string): string;
+/** The time-outs of the configuration, as open options. */
+export declare function timeoutsOf(config: Config): OpenOptions;
 export declare function openDatabase(url: string, options?: OpenOptions): DatabaseHandle;

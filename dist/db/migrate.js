@@ -5,7 +5,12 @@ import * as webhooks from './migrations/2026-11-21T0150_webhooks.js';
 import * as analytics from './migrations/2026-11-21T0160_analytics.js';
 import * as funnel from './migrations/2026-11-21T0170_funnel.js';
 import * as idempotencyCommit from './migrations/2026-11-21T0180_idempotency_commit.js';
-import * as settings from './migrations/2026-11-24T2200_settings.js';
+import * as listCounts from './migrations/2026-11-24T2200_list_counts.js';
+import * as searchIndex from './migrations/2026-11-24T2210_search_index.js';
+import * as statusSort from './migrations/2026-11-24T2220_status_sort.js';
+import * as authChanges from './migrations/2026-11-24T2230_auth_changes.js';
+import * as consoleSessions from './migrations/2026-11-24T2300_console_sessions.js';
+import * as settings from './migrations/2026-11-24T2310_settings.js';
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
  * same wherever the code runs and a missing file is a type error, not a silent skip.
@@ -17,7 +22,12 @@ export const migrations = {
     '2026-11-21T0160_analytics': analytics,
     '2026-11-21T0170_funnel': funnel,
     '2026-11-21T0180_idempotency_commit': idempotencyCommit,
-    '2026-11-24T2200_settings': settings,
+    '2026-11-24T2200_list_counts': listCounts,
+    '2026-11-24T2210_search_index': searchIndex,
+    '2026-11-24T2220_status_sort': statusSort,
+    '2026-11-24T2230_auth_changes': authChanges,
+    '2026-11-24T2300_console_sessions': consoleSessions,
+    '2026-11-24T2310_settings': settings,
 };
 /** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */
 export async function migrateToLatest(db, schema) {

@@ -25,6 +25,10 @@ export interface Database {
     webhook_attempts: WebhookAttemptsTable;
     idempotency_keys: IdempotencyKeysTable;
     analytics_daily: AnalyticsDailyTable;
+    list_counts: ListCountsTable;
+    auth_changes: AuthChangesTable;
+    console_sessions: ConsoleSessionsTable;
+    sign_in_failures: SignInFailuresTable;
     settings: SettingsTable;
 }
 type Bool = boolean | number;
@@ -45,6 +49,11 @@ export interface UsersTable {
     password_hash: string | null;
     created_at: number;
     updated_at: number;
+}
+/** One row (id 1): incremented by every revocation, so key caches in every process know to drop. */
+export interface AuthChangesTable {
+    id: number;
+    version: number;
 }
 export interface ApiKeysTable {
     id: Generated<number>;
@@ -229,6 +238,8 @@ export interface WebhookDeliveriesTable {
     locked_until: number | null;
     /** 'manual' when the next attempt was asked for (retry, recover); null for the schedule. */
     next_trigger: 'manual' | null;
+    /** Made by a test send: only its endpoint receives it, and its attempts show the trigger `test`. */
+    is_test: Generated<Bool>;
     created_at: number;
     last_attempt_at: number | null;
 }
@@ -270,6 +281,34 @@ export interface AnalyticsDailyTable {
     day: number;
     dim: number;
     n: number;
+}
+/** Kept list totals per account, list and bucket ('' or 'status:<s>'), in shard rows that readers sum (see the list_counts migration). */
+export interface ListCountsTable {
+    account_id: number;
+    list: 'deals' | 'tickets' | 'contacts' | 'orgs';
+    bucket: string;
+    shard: number;
+    n: number;
+}
+/** A console sign-in. The token lives only in the user's cookie; the table keeps its SHA-256. */
+export interface ConsoleSessionsTable {
+    id: Generated<number>;
+    account_id: number;
+    user_id: number;
+    token_hash: string;
+    /** Sent back by the console as X-CSRF-Token on every write. */
+    csrf_token: string;
+    created_at: number;
+    /** Refreshed at most once a minute; 12 hours without a request end the session. */
+    last_seen_at: number;
+    /** created_at + 7 days: the absolute end. */
+    expires_at: number;
+}
+/** One failed sign-in for an email (lower-cased), for the 5-in-15-minutes throttle. */
+export interface SignInFailuresTable {
+    id: Generated<number>;
+    email_lc: string;
+    failed_at: number;
 }
 /** Facts about this installation by name (`secret_key_fingerprint`). */
 export interface SettingsTable {

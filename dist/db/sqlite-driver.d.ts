@@ -8,7 +8,9 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 export declare class NodeSqliteDatabase implements SqliteDatabase {
     #private;
     static readonly CACHE_SIZE = 512;
-    constructor(path: string);
+    constructor(path: string, options?: {
+        busyTimeoutMs?: number;
+    });
     get raw(): DatabaseSync;
     /**
      * Changes whenever the database may have changed: a statement other than a SELECT on this

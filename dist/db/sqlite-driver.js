@@ -9,6 +9,12 @@ function bindable(value) {
         return null;
     return value;
 }
+const NOTHING_TO_ROLL_BACK = {
+    reader: false,
+    all: () => [],
+    run: () => ({ changes: 0, lastInsertRowid: 0 }),
+    iterate: () => [][Symbol.iterator](),
+};
 /**
  * Adapts Node's built-in `node:sqlite` (no native build, works on Node 24) to the statement
  * interface Kysely's SqliteDialect expects. Prepared statements are cached per SQL text:
@@ -21,7 +27,7 @@ export class NodeSqliteDatabase {
     /** Statements other than SELECT run on this connection (writes, BEGIN/COMMIT/ROLLBACK): see `generation`. */
     #localChanges = 0;
     #dataVersion;
-    constructor(path) {
+    constructor(path, options = {}) {
         this.#db = new DatabaseSync(path);
         // Explicit pragmas: WAL for concurrent readers, NORMAL sync (durable at checkpoints, safe with WAL),
         // enforced foreign keys, a busy timeout for other processes, and a 64 MiB page cache.
@@ -29,7 +35,7 @@ export class NodeSqliteDatabase {
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;
       PRAGMA foreign_keys = ON;
-      PRAGMA busy_timeout = 5000;
+      PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)};
       PRAGMA cache_size = -65536;
       PRAGMA temp_store = MEMORY;
     `);
@@ -53,6 +59,16 @@ export class NodeSqliteDatabase {
             this.#db.close();
     }
     prepare(sql) {
+        // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM,
+        // some SQLITE_BUSY): Kysely's ROLLBACK would then fail with "no transaction is active" and hide the
+        // error that matters (a full disk is a 503, the rollback error a 500). Nothing is left to undo.
+        if (!this.#db.isTransaction && /^\s*rollback\s*$/i.test(sql))
+            return NOTHING_TO_ROLL_BACK;
+        // Transactions take the write lock when they begin, waiting up to the busy time-out for another
+        // process's: a deferred BEGIN would take it at the first write instead, and SQLite refuses that
+        // upgrade at once (SQLITE_BUSY, no waiting) while another connection writes, as it would deadlock.
+        if (/^\s*begin\s*$/i.test(sql))
+            sql = 'begin immediate';
         let entry = this.#cache.get(sql);
         if (!entry) {
             const stmt = this.#db.prepare(sql);

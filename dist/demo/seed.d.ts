@@ -13,6 +13,11 @@ export interface DemoResult {
         rate_limit_per_minute: number | null;
         secret: string;
     };
+    /** A web console sign-in: the demo account's owner with a password generated for this run. */
+    console: {
+        email: string;
+        password: string;
+    };
 }
 /**
  * `custops demo`: one account with a realistic, deterministic data set (the same seed gives the

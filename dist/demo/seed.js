@@ -1,4 +1,6 @@
 import { createApiKey } from '../modules/api-keys/api-keys.service.js';
+import { hashPassword } from '../lib/crypto.js';
+import { generatePassword } from '../modules/sessions/passwords.service.js';
 import { ACCOUNT_NAME, AUDIENCES, FIRST_NAMES, LAST_NAMES, ORGS, TEAM, TEAM_DOMAIN, TITLES } from './catalog.js';
 import { Random } from './random.js';
 import { DAY_MS, DEMO_WINDOW_DAYS } from './world.js';
@@ -12,14 +14,18 @@ import { seedTickets } from './support.js';
 export async function seedDemo(deps, options) {
     const rnd = new Random(options.seed);
     const now = deps.clock.now();
+    const password = generatePassword();
+    const passwordHash = await hashPassword(password);
     return deps.db.transaction().execute(async (trx) => {
         const account = await trx.insertInto('accounts').values({ name: ACCOUNT_NAME, created_at: now - (DEMO_WINDOW_DAYS + 90) * DAY_MS }).returning(['id', 'name']).executeTakeFirstOrThrow();
         const world = { trx, rnd, now, accountId: account.id, users: await seedTeam(trx, account.id, now), orgs: [] };
+        const owner = await trx.updateTable('users').set({ password_hash: passwordHash }).where('account_id', '=', account.id).where('role', '=', 'owner')
+            .returning('email').executeTakeFirstOrThrow();
         world.orgs = await seedOrgs(world);
         await seedDeals(world);
         await seedTickets(world);
         const key = await createApiKey({ db: trx, clock: deps.clock }, { accountId: account.id, name: 'demo', scopes: ['*'], rateLimitPerMinute: null });
-        return { account: { id: account.id, name: account.name }, key };
+        return { account: { id: account.id, name: account.name }, key, console: { email: owner.email, password } };
     });
 }
 async function seedTeam(trx, accountId, now) {

@@ -1,11 +1,18 @@
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { KeyCache } from '../modules/api-keys/key-cache.ts';
 import type { RateLimitStore } from './rate-limit.ts';
+import type { AuthContext } from './types.ts';
 export interface AuthOptions {
     db: Db;
+    /** API keys by secret hash, without a database round trip per request (revocations invalidate it in every process). */
+    keys: KeyCache;
     clock: Clock;
     store: RateLimitStore;
     defaultRateLimit: number;
+    /** Resolves a console session cookie to its caller, or null when the session is over. */
+    authenticateSession: (token: string, request: FastifyRequest) => Promise<AuthContext | null>;
 }
 export declare function readBearer(header: string | undefined): string | null;
 /** X-Service-Signature: lowercase hex HMAC-SHA256 of the raw body keyed with the key secret as sent. */

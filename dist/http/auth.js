@@ -1,8 +1,14 @@
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
 import { hmacSha256Hex, safeEqual, sha256Hex } from '../lib/crypto.js';
-import { findKeyByHash, touchKey } from '../modules/api-keys/api-keys.repository.js';
+import { touchKey } from '../modules/api-keys/api-keys.repository.js';
 import { grantsAny, parseStoredScopes, satisfyingScopes } from '../modules/api-keys/scopes.js';
+import { csrfMatches, SESSION_COOKIE } from '../modules/sessions/session-auth.js';
+/** A route anyone may call: no scope and not a session route. */
+function isPublic(request) {
+    const config = request.routeOptions.config;
+    return (config.scope === null || config.scope === undefined) && config.session !== 'only';
+}
 const WINDOW_MS = 60_000;
 const TOUCH_EVERY_MS = 60_000;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -24,13 +30,30 @@ export const authPlugin = fp(async (app, opts) => {
     const lastTouched = new Map();
     app.decorateRequest('auth', null);
     app.addHook('onRequest', async (request) => {
-        if (request.routeOptions.config.scope === null || request.routeOptions.config.scope === undefined)
+        const config = request.routeOptions.config;
+        if (config.session && request.headers.authorization !== undefined) {
+            throw new AppError('forbidden', 'This route serves console sessions only; API keys are not accepted here.');
+        }
+        if (isPublic(request))
             return;
+        // A request with Authorization is judged by its key alone; without one, the session cookie may authenticate it.
+        if (request.headers.authorization === undefined) {
+            const token = request.cookies?.[SESSION_COOKIE];
+            if (token) {
+                const session = await opts.authenticateSession(token, request);
+                if (!session)
+                    throw new AppError('unauthorized', 'The console session has ended; sign in again.');
+                request.auth = session;
+                return;
+            }
+            if (config.session === 'only')
+                throw new AppError('unauthorized', 'Sign in to the console first.');
+        }
         const secret = readBearer(request.headers.authorization);
         if (!secret)
             throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
         const secretHash = sha256Hex(secret);
-        const key = await findKeyByHash(opts.db, secretHash);
+        const key = await opts.keys.find(secretHash);
         if (!key || key.revoked_at !== null)
             throw new AppError('unauthorized', 'The API key is invalid or revoked.');
         request.auth = {
@@ -49,8 +72,9 @@ export const authPlugin = fp(async (app, opts) => {
         }
     });
     app.addHook('preValidation', async (request, reply) => {
-        const scope = request.routeOptions.config.scope;
-        if (scope === null || scope === undefined) {
+        const config = request.routeOptions.config;
+        const scope = config.scope;
+        if (isPublic(request)) {
             throwBodyProblem(request);
             return;
         }
@@ -62,8 +86,14 @@ export const authPlugin = fp(async (app, opts) => {
         reply.header('RateLimit-Limit', String(limit));
         reply.header('RateLimit-Remaining', String(Math.max(0, limit - hit.count)));
         reply.header('RateLimit-Reset', String(resetSeconds));
+        const session = request.auth.session;
         const signature = request.headers['x-service-signature'];
-        if (signature !== undefined) {
+        if (session) {
+            // The cookie rides along on any request the browser makes; only the console can read and echo the token.
+            if (!csrfMatches(request, session.csrfToken))
+                throw new AppError('forbidden', 'A console write needs the session\'s X-CSRF-Token header.');
+        }
+        else if (signature !== undefined) {
             const secret = readBearer(request.headers.authorization) ?? '';
             const value = Array.isArray(signature) ? signature.join(',') : signature;
             if (!signatureMatches(secret, request.rawBody, value)) {
@@ -75,7 +105,12 @@ export const authPlugin = fp(async (app, opts) => {
                 headers: { 'Retry-After': String(resetSeconds) },
             });
         }
-        if (!grantsAny(request.auth.scopes, scope)) {
+        if (session) {
+            if (config.role === 'admin' && session.role === 'member') {
+                throw new AppError('forbidden', 'This needs the owner or admin role; members cannot do it.');
+            }
+        }
+        else if (scope !== null && scope !== undefined && !grantsAny(request.auth.scopes, scope)) {
             const needed = typeof scope === 'string' ? `the scope "${scope}"` : `any of the scopes ${scope.map((s) => `"${s}"`).join(', ')}`;
             throw new AppError('forbidden', `This API key lacks ${needed}.`, { extra: { required_scopes: satisfyingScopes(scope) } });
         }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { type UnavailableReason } from '../db/faults.ts';
 import { AppError, type ErrorCode } from '../lib/errors.ts';
 import type { App } from './types.ts';
 interface ErrorBody {
@@ -9,7 +10,7 @@ interface ErrorBody {
     [extra: string]: unknown;
 }
 export declare function errorBody(request: FastifyRequest, error: AppError): ErrorBody;
-export declare function registerErrorHandling(app: App, routePatterns: () => RoutePatterns): void;
+export declare function registerErrorHandling(app: App, routePatterns: () => RoutePatterns, onUnavailable?: (err: unknown, reason: UnavailableReason) => void): void;
 /** Each route path (by its pattern) with its methods and a regular expression for concrete paths. */
 export type RoutePatterns = Map<string, {
     regex: RegExp;

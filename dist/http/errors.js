@@ -1,3 +1,4 @@
+import { databaseUnavailable } from '../db/faults.js';
 import { AppError } from '../lib/errors.js';
 import { fieldsFromAjv } from './validation.js';
 export function errorBody(request, error) {
@@ -50,8 +51,23 @@ function methodNotAllowed(request, reply, allowed) {
     const e = new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`);
     return reply.code(e.status).send(errorBody(request, e));
 }
-export function registerErrorHandling(app, routePatterns) {
+/** A driver error meaning the database cannot serve now: 503 with Retry-After, the client may retry. */
+function unavailable(reason) {
+    const message = reason === 'database_busy' ? 'The database is busy; retry shortly.'
+        : reason === 'database_full' ? 'The database has no space left; nothing was written.'
+            : reason === 'database_timeout' ? 'The database did not answer in time; retry shortly.'
+                : 'The database is not reachable; retry shortly.';
+    return new AppError('service_unavailable', message, { headers: { 'Retry-After': '1' }, extra: { reason } });
+}
+export function registerErrorHandling(app, routePatterns, onUnavailable = () => { }) {
     app.setErrorHandler((error, request, reply) => {
+        const reason = error instanceof AppError ? null : databaseUnavailable(error);
+        if (reason) {
+            onUnavailable(error, reason);
+            const e = unavailable(reason);
+            request.log.warn({ code: e.code, reason, err_message: error.message }, e.message);
+            return reply.code(e.status).headers(e.headers).type('application/json').send(errorBody(request, e));
+        }
         // `GET /orgs/resolve` reaches `/orgs/:id` and fails its integer check: the path names the static route, so 405.
         const params = (request.params ?? {});
         const badParam = error.validationContext === 'params' ||

@@ -16,6 +16,7 @@ export const TAGS = [
     { name: 'analytics', description: 'Server-side aggregates: facts and calculations only.' },
     { name: 'webhooks', description: 'Webhook endpoints and the delivery log. The events themselves, their payloads and signature headers are under `webhooks` (OpenAPI 3.1).' },
     { name: 'extensions', description: 'Full-access routes (scope `*` unless stated) that create records and move their state.' },
+    { name: 'console', description: 'Console sign-in, the session, API keys and team management: console sessions only (the `custops_session` cookie); API keys are refused with 403.' },
     { name: 'meta', description: 'Liveness, readiness, Prometheus metrics and this API description: no API key needed.' },
 ];
 /** Groups error codes by status for the OpenAPI responses. */
@@ -71,16 +72,25 @@ export function decorateRouteSchemas(app) {
         describeSuccess(schema);
         if (config.scope === undefined)
             throw new Error(`${String(route.method)} ${route.url} declares no scope (use null for a public route)`);
+        if (config.session) {
+            schema.security = config.session === 'only' ? [{ sessionCookie: [] }] : [];
+            const line = 'Console sessions only: a request with an API key is refused (403 `forbidden`).' +
+                (config.session === 'only' ? ' Writes need `X-CSRF-Token`.' : '') + (config.role === 'admin' ? ' Needs the owner or admin role.' : '');
+            schema.description = schema.description ? `${schema.description}\n\n${line}` : line;
+            const codes = [...new Set([...COMMON_ERRORS, ...(config.errors ?? [])])];
+            schema.response = { ...errorResponses(codes), ...(schema.response ?? {}) };
+            return;
+        }
         if (config.scope === null) {
-            schema.security = [];
+            schema.security ??= [];
             const errors = (config.errors ?? []).length ? errorResponses(config.errors) : {};
             schema.response = { '4xx': { ...Type.Ref('ErrorResponse'), description: 'Client error, for example `not_found`.' }, ...errors, ...(schema.response ?? {}) };
             return;
         }
         const scope = config.scope;
-        schema.security = [{ bearerAuth: [] }];
+        schema.security = [{ bearerAuth: [] }, { sessionCookie: [] }];
         schema['x-required-scopes'] = typeof scope === 'string' ? [scope] : [...scope];
-        const line = describeRequirement(scope);
+        const line = describeRequirement(scope) + (config.role === 'admin' ? ' Console sessions need the owner or admin role.' : '');
         schema.description = schema.description ? `${schema.description}\n\n${line}` : line;
         const codes = [...new Set([...COMMON_ERRORS, ...(config.errors ?? [])])];
         schema.response = { ...errorResponses(codes), ...(schema.response ?? {}) };
@@ -99,7 +109,9 @@ export async function registerOpenApi(app, version) {
                     '`X-Service-Signature` (lowercase hex HMAC-SHA256 of the raw body keyed with the key secret). Lists answer ' +
                     '`{data, pagination}`; errors answer `{error, message, fields?, request_id}`. Writes accept `Idempotency-Key`. ' +
                     'Any route may also answer `not_found` (404, unknown route), `method_not_allowed` (405), `payload_too_large` ' +
-                    '(413, body over 1 MiB), `unsupported_media_type` (415, body not JSON) and `service_unavailable` (503). ' +
+                    '(413, body over 1 MiB), `unsupported_media_type` (415, body not JSON), `bad_request` (400, not valid HTTP or a path ' +
+                    'that is not valid percent-encoding), `request_timeout` (408, head or body too slow), `headers_too_large` (431) and ' +
+                    '`service_unavailable` (503, the database unreachable, busy or full; nothing written; honour `Retry-After`). ' +
                     'Request bodies are strict: a field the operation does not define is 422 `unknown_field`, and JSON types are ' +
                     'not coerced; query parameters the operation does not define are ignored. Integers in paths and queries are ' +
                     'decimal digits; text may not contain U+0000 (422 `invalid_character`); a body nested deeper than 32 levels is ' +
@@ -111,10 +123,19 @@ export async function registerOpenApi(app, version) {
             // Filled in by transformObject below (the plugin does not copy a webhooks section through).
             components: {
                 securitySchemes: {
-                    bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key secret (`cok_…`) created with `custops key create`.' },
+                    bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key secret (`cok_…`) created in the console or with `custops key create`.' },
+                    sessionCookie: {
+                        type: 'apiKey',
+                        in: 'cookie',
+                        name: 'custops_session',
+                        description: 'The web console\'s session (from `POST /api/v1/session`). It acts with the signed-in user\'s role instead of key scopes; ' +
+                            'cookie-authenticated writes (POST, PUT, PATCH, DELETE) must send `X-CSRF-Token` (from the session), else 403 `forbidden`. ' +
+                            'A request with `Authorization` is judged by its key alone and its cookies are ignored.',
+                    },
+                    metricsToken: { type: 'http', scheme: 'bearer', description: 'The CUSTOPS_METRICS_TOKEN of the server (GET /metrics only).' },
                 },
             },
-            security: [{ bearerAuth: [] }],
+            security: [{ bearerAuth: [] }, { sessionCookie: [] }],
         },
         // A route whose body may be left out (`x-body-optional` in its schema) gets `requestBody.required: false`.
         transformObject: (documentObject) => {

@@ -4,21 +4,18 @@ export interface RateLimitHit {
     /** Milliseconds until the window resets. */
     resetMs: number;
 }
+/** Where the counts live now: in this process only, in Redis, or in this process while Redis is unavailable. */
+export type RateLimitBackend = 'memory' | 'redis' | 'local_fallback';
 /** A fixed one-minute window per key. */
 export interface RateLimitStore {
     hit(key: string, windowMs: number): Promise<RateLimitHit>;
+    backend(): RateLimitBackend;
     close(): Promise<void>;
 }
 export declare class MemoryRateLimitStore implements RateLimitStore {
     #private;
     constructor(now?: () => number);
     hit(key: string, windowMs: number): Promise<RateLimitHit>;
-    close(): Promise<void>;
-}
-/** Counters in Redis, so every API process shares one budget per key. */
-export declare class RedisRateLimitStore implements RateLimitStore {
-    #private;
-    constructor(url: string);
-    hit(key: string, windowMs: number): Promise<RateLimitHit>;
+    backend(): RateLimitBackend;
     close(): Promise<void>;
 }

@@ -4,15 +4,24 @@ import type { ErrorCode } from '../lib/errors.ts';
 import type { ScopeRequirement } from '../modules/api-keys/scopes.ts';
 /** The Fastify instance every module registers routes on (TypeBox types flow into handlers). */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
-/** Who is calling: resolved from the API key before any route code runs. */
+/** Who is calling: resolved from the API key (or the console session) before any route code runs. */
 export interface AuthContext {
     accountId: number;
-    keyId: number;
+    /** The API key; null for a console session. */
+    keyId: number | null;
     /** null for full access ("*"). */
     scopes: ReadonlySet<string> | null;
     rateLimitPerMinute: number;
-    /** The rate-limit counter's name for this key. */
+    /** The rate-limit counter's name for this key (or user). */
     rateLimitKey: string;
+    /** Set when a signed-in console user calls (cookie): work is attributed to `userId`. */
+    session?: {
+        id: number;
+        userId: number;
+        role: 'owner' | 'admin' | 'member';
+        csrfToken: string;
+        expiresAt: number;
+    };
 }
 declare module 'fastify' {
     interface FastifyRequest {
@@ -30,5 +39,12 @@ declare module 'fastify' {
         scope?: ScopeRequirement | null;
         /** Route-specific error codes, documented in the OpenAPI document beside the common ones. */
         errors?: ErrorCode[];
+        /**
+         * Console routes. `sign-in`: public, but refuses API keys. `only`: needs a console session and
+         * refuses API keys (the session itself, API keys and team management).
+         */
+        session?: 'sign-in' | 'only';
+        /** `admin`: a console session needs the role owner or admin; API keys are judged by their scopes alone. */
+        role?: 'admin';
     }
 }

@@ -3,6 +3,10 @@
  * nowhere else; test/errors.test.ts fails when a code is missing from the OpenAPI document.
  */
 export declare const ERROR_CATALOGUE: {
+    readonly bad_request: {
+        readonly status: 400;
+        readonly description: 'The request is not valid HTTP (a malformed head or chunked body, a path that is not valid percent-encoding).';
+    };
     readonly unauthorized: {
         readonly status: 401;
         readonly description: 'Missing, malformed, unknown or revoked API key.';
@@ -55,6 +59,10 @@ export declare const ERROR_CATALOGUE: {
         readonly status: 404;
         readonly description: 'No such webhook delivery in this account.';
     };
+    readonly api_key_not_found: {
+        readonly status: 404;
+        readonly description: 'No such API key in this account.';
+    };
     readonly method_not_allowed: {
         readonly status: 405;
         readonly description: 'The route exists but not with this method.';
@@ -71,6 +79,10 @@ export declare const ERROR_CATALOGUE: {
         readonly status: 409;
         readonly description: 'A request with this Idempotency-Key is still running.';
     };
+    readonly request_timeout: {
+        readonly status: 408;
+        readonly description: 'The request head or body did not arrive in time; the connection is closed.';
+    };
     readonly conflict: {
         readonly status: 409;
         readonly description: 'The request conflicts with the current state of the resource.';
@@ -83,6 +95,10 @@ export declare const ERROR_CATALOGUE: {
         readonly status: 415;
         readonly description: 'The request body is not application/json.';
     };
+    readonly headers_too_large: {
+        readonly status: 431;
+        readonly description: 'The request headers are over the size limit.';
+    };
     readonly validation_error: {
         readonly status: 422;
         readonly description: 'Bad input; `fields` maps each offending field to a reason.';
@@ -90,6 +106,10 @@ export declare const ERROR_CATALOGUE: {
     readonly org_lookup_required: {
         readonly status: 422;
         readonly description: 'The pair is not mapped yet and the lookup hints (org_name, contact_email) are missing.';
+    };
+    readonly no_example_available: {
+        readonly status: 422;
+        readonly description: 'A test send of this event type needs a record the event could describe (a won deal for deal.won, …); the account has none yet.';
     };
     readonly idempotency_key_reused: {
         readonly status: 422;
@@ -105,7 +125,7 @@ export declare const ERROR_CATALOGUE: {
     };
     readonly service_unavailable: {
         readonly status: 503;
-        readonly description: 'A dependency (the database) is not reachable.';
+        readonly description: 'The database is not reachable, busy beyond its time-out, or full; nothing was written. Retry after `Retry-After` seconds.';
     };
 };
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

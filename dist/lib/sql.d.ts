@@ -1,4 +1,4 @@
-import { type Executor } from '../db/database.ts';
+import type { Executor } from '../db/database.ts';
 import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 /** Escapes LIKE metacharacters (`%`, `_`, `\`) so user text matches literally. */
 export declare function escapeLike(text: string): string;
@@ -10,12 +10,11 @@ export declare function containsText(column: string, q: string): Expression<SqlB
 /** Whether a database error is a unique-constraint violation (SQLite or PostgreSQL 23505): a lost race on a unique key. */
 export declare function isUniqueViolation(err: unknown): boolean;
 /**
- * `count(*)` of a filtered query, as a number on both engines. On SQLite, outside transactions,
- * the answer is remembered per query and parameters for as long as the database generation
- * holds (no write by this or any other process since), so paging through a large list counts
- * once instead of once per page. Counting is the costly part of a list: O(matching rows).
+ * `count(*)` of a filtered query, as a number on both engines. Lists call it only for filters
+ * that an index narrows (an org, an owner, a search term, a date range); the whole list and a
+ * status read kept counts instead (list-counts.ts).
  */
-export declare function countRows<DB, TB extends keyof DB>(db: Executor, query: SelectQueryBuilder<DB, TB, object>): Promise<number>;
+export declare function countRows<DB, TB extends keyof DB>(_db: Executor, query: SelectQueryBuilder<DB, TB, object>): Promise<number>;
 /**
  * A text column ordered by code point on both engines: PostgreSQL's locale collation would
  * order differently from SQLite's binary one; `collate "C"` also lets it use the index.

@@ -1,4 +1,3 @@
-import { resultCacheOf } from '../db/database.js';
 import { PostgresAdapter, sql } from 'kysely';
 /** Escapes LIKE metacharacters (`%`, `_`, `\`) so user text matches literally. */
 export function escapeLike(text) {
@@ -20,31 +19,14 @@ export function isUniqueViolation(err) {
         return true;
     return typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed');
 }
-const COUNT_CACHE_SIZE = 2000;
 /**
- * `count(*)` of a filtered query, as a number on both engines. On SQLite, outside transactions,
- * the answer is remembered per query and parameters for as long as the database generation
- * holds (no write by this or any other process since), so paging through a large list counts
- * once instead of once per page. Counting is the costly part of a list: O(matching rows).
+ * `count(*)` of a filtered query, as a number on both engines. Lists call it only for filters
+ * that an index narrows (an org, an owner, a search term, a date range); the whole list and a
+ * status read kept counts instead (list-counts.ts).
  */
-export async function countRows(db, query) {
-    const counted = query.select((eb) => eb.fn.countAll().as('n'));
-    const count = async () => Number((await counted.executeTakeFirstOrThrow()).n);
-    const cache = resultCacheOf(db);
-    if (!cache)
-        return count();
-    const generation = cache.generation();
-    const compiled = counted.compile();
-    const key = compiled.sql + '\u0000' + JSON.stringify(compiled.parameters);
-    const hit = cache.entries.get(key);
-    if (hit && hit.generation === generation)
-        return hit.value;
-    const value = Number((await db.executeQuery(compiled)).rows[0].n);
-    cache.entries.delete(key);
-    if (cache.entries.size >= COUNT_CACHE_SIZE)
-        cache.entries.delete(cache.entries.keys().next().value);
-    cache.entries.set(key, { generation, value });
-    return value;
+export async function countRows(_db, query) {
+    const row = (await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow());
+    return Number(row.n);
 }
 /**
  * A text column ordered by code point on both engines: PostgreSQL's locale collation would

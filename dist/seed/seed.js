@@ -29,14 +29,22 @@ export async function seedAccount(handle, clock, o) {
     const started = performance.now();
     const insert = async (table, rows, returning = false) => {
         counts[table] += rows.length;
+        const t0 = performance.now();
         const ids = await writer.insert(table, rows, returning);
+        if (process.env.SEED_DEBUG)
+            log(`  ${table} ${rows.length} rows ${(performance.now() - t0).toFixed(0)} ms`);
         // Ids come from a sequence in insertion order; sorted, they line up with the rows whatever order RETURNING used.
         return ids.sort((a, b) => a - b);
     };
     const flushTally = async () => {
         if (!tally)
             return;
-        await writer.addCounts('analytics_daily', ['account_id', 'fact', 'day', 'dim'], tally.takeDaily());
+        const t0 = performance.now();
+        const daily = tally.takeDaily();
+        await writer.addCounts('analytics_daily', ['account_id', 'fact', 'day', 'dim'], daily);
+        if (process.env.SEED_DEBUG)
+            log(`  analytics_daily ${daily.length} rows ${(performance.now() - t0).toFixed(0)} ms`);
+        await writer.addCounts('list_counts', ['account_id', 'list', 'bucket', 'shard'], tally.takeLists());
     };
     try {
         // Team users by a fixed e-mail: a second seed of the same account reuses them.
@@ -100,5 +108,19 @@ export async function seedAccount(handle, clock, o) {
     finally {
         await writer.close();
     }
+    await refreshStatistics(handle);
+    log(`seed: planner statistics refreshed, ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return counts;
+}
+const SEEDED_TABLES = ['users', 'orgs', 'contacts', 'deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'analytics_daily', 'list_counts'];
+/**
+ * After a bulk load the planners need fresh statistics to pick the right index (SQLite has none
+ * until ANALYZE runs), and PostgreSQL's visibility map must cover the new pages for lists to read
+ * their page ids from the index alone: VACUUM (ANALYZE) does both, without blocking writers.
+ */
+async function refreshStatistics(handle) {
+    if (handle.dialect === 'postgres')
+        await handle.pool.query(`vacuum (analyze) ${SEEDED_TABLES.join(', ')}`);
+    else
+        handle.sqlite.raw.exec('analyze');
 }

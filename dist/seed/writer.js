@@ -1,4 +1,6 @@
 import { SHAPES } from './tables.js';
+/** The triggers the seed reproduces (tally.ts), by name; others (search index upkeep) keep running. */
+const REPRODUCED = /^(analytics|list_counts)_/;
 /** Tables whose triggers the seed bypasses (and reproduces) in direct mode. */
 const TRIGGER_TABLES = ['deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'orgs', 'contacts'];
 export async function openWriter(handle, mode) {
@@ -23,6 +25,10 @@ async function postgresWriter(client, mode) {
                 // generated consistent, and the rollups the triggers would write are written by the seed itself.
                 if (direct)
                     await client.query('set local session_replication_role = replica');
+                // A large pending list lets trigram (GIN) inserts append instead of merging into the index on every
+                // few thousand rows; the VACUUM at the end of the seed merges it once. A batch's commit need not wait
+                // for its WAL flush: a crash loses at most the last batches, each whole or absent.
+                await client.query(`set local gin_pending_list_limit = '64MB'; set local synchronous_commit = off`);
                 const result = await fn();
                 await client.query('commit');
                 return result;
@@ -91,7 +97,7 @@ function sqliteWriter(db, mode) {
             // transaction, which no other connection can observe (one writer at a time; readers see the last commit).
             const saved = direct
                 ? db.prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name in (${TRIGGER_TABLES.map(() => '?').join(', ')})`)
-                    .all(...TRIGGER_TABLES)
+                    .all(...TRIGGER_TABLES).filter((t) => REPRODUCED.test(t.name))
                 : [];
             try {
                 for (const t of saved)

@@ -1,3 +1,5 @@
+import { PostgresAdapter, sql } from 'kysely';
+import { countRows } from '../../lib/sql.js';
 export function findKeyByHash(db, secretHash) {
     return db
         .selectFrom('api_keys')
@@ -8,8 +10,23 @@ export function findKeyByHash(db, secretHash) {
 export function insertKey(db, row) {
     return db.insertInto('api_keys').values(row).returning(['id']).executeTakeFirstOrThrow();
 }
+/**
+ * Revokes the key and, in the same transaction, tells every process's key cache (key-cache.ts).
+ * Outside a transaction it also waits for the caches to drop it (awaitKeyCaches); a caller that
+ * passes its own transaction calls that after its commit.
+ */
 export async function revokeKey(db, id, at) {
+    if (!db.isTransaction) {
+        const revoked = await db.transaction().execute((trx) => revokeKey(trx, id, at));
+        if (revoked) {
+            localAuthChanges.count++;
+            await awaitKeyCaches(db);
+        }
+        return revoked;
+    }
     const r = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    if (Number(r.numUpdatedRows) > 0)
+        await markAuthChanged(db);
     return Number(r.numUpdatedRows) > 0;
 }
 export function findKeyById(db, id) {
@@ -17,4 +34,55 @@ export function findKeyById(db, id) {
 }
 export async function touchKey(db, id, at) {
     await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+}
+/** Revocations committed by this process: its key caches check the version again at once, even within one event-loop turn. */
+export const localAuthChanges = { count: 0 };
+/** The PostgreSQL channel a revocation notifies (on commit), so every process drops its key cache. */
+export const AUTH_CHANNEL = 'custops_auth';
+/** The advisory lock every live PostgreSQL key cache holds shared ("auth" in ASCII). */
+export const AUTH_LOCK = 0x61757468;
+const AWAIT_CACHES_TIMEOUT = '5s';
+/**
+ * PostgreSQL, after a committed revocation: waits until every process's key cache has dropped
+ * its keys (each lets go of its shared AUTH_LOCK once it has; this takes it exclusively, for an
+ * instant). A process too stuck to answer within the time-out drops its keys when it reads the
+ * notification; the revocation itself is committed either way, so the time-out is not an error.
+ */
+export async function awaitKeyCaches(db) {
+    if (!(db.getExecutor().adapter instanceof PostgresAdapter))
+        return;
+    await db
+        .transaction()
+        .execute(async (trx) => {
+        await sql.raw(`set local lock_timeout = '${AWAIT_CACHES_TIMEOUT}'`).execute(trx);
+        await sql `select pg_advisory_xact_lock(${AUTH_LOCK})`.execute(trx);
+    })
+        .catch(() => { });
+}
+/**
+ * Marks a change to who may authenticate, inside the transaction that makes it: the version row
+ * moves (SQLite processes compare it on every request) and, on PostgreSQL, a NOTIFY reaches every
+ * listening process when the transaction commits (never when it rolls back).
+ */
+export async function markAuthChanged(trx) {
+    await trx.updateTable('auth_changes').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
+    if (trx.getExecutor().adapter instanceof PostgresAdapter)
+        await sql `select pg_notify(${AUTH_CHANNEL}, '')`.execute(trx);
+}
+const KEY_COLUMNS = ['id', 'name', 'prefix', 'scopes', 'rate_limit_per_minute', 'created_at', 'last_used_at', 'revoked_at'];
+function accountKeys(db, accountId, includeRevoked) {
+    let q = db.selectFrom('api_keys').where('account_id', '=', accountId);
+    if (!includeRevoked)
+        q = q.where('revoked_at', 'is', null);
+    return q;
+}
+export function countAccountKeys(db, accountId, includeRevoked) {
+    return countRows(db, accountKeys(db, accountId, includeRevoked));
+}
+/** Newest first. */
+export function listAccountKeys(db, accountId, includeRevoked, limit, offset) {
+    return accountKeys(db, accountId, includeRevoked).select([...KEY_COLUMNS]).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+}
+export function findAccountKey(db, accountId, id) {
+    return db.selectFrom('api_keys').select([...KEY_COLUMNS]).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }

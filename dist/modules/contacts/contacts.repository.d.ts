@@ -12,6 +12,7 @@ export interface ContactOrder {
     sort: ContactSort;
     direction: 'asc' | 'desc';
 }
+/** Without a filter the total is the kept count (list_counts); filters count through their index. */
 export declare function countContacts(db: Executor, accountId: number, f: ContactFilter): Promise<number>;
 export declare function listContacts(db: Executor, accountId: number, f: ContactFilter, order: ContactOrder, limit: number, offset: number): Promise<ContactRow[]>;
 export declare function findContact(db: Executor, accountId: number, id: number): Promise<ContactRow | undefined>;

@@ -53,7 +53,7 @@ export function registerContactRoutes(app, deps) {
         },
     }, async (request) => audiences.contactAudiences(deps.db, request.auth.accountId, request.params.id, pageOf(request.query)));
     app.put('/contacts/:id/marketing-audiences', {
-        config: { scope: '*', errors: ['contact_not_found', 'audience_not_found'] },
+        config: { scope: '*', role: 'admin', errors: ['contact_not_found', 'audience_not_found'] },
         schema: {
             operationId: 'replaceContactMarketingAudiences',
             summary: "Replace a contact's marketing audiences",
@@ -66,7 +66,7 @@ export function registerContactRoutes(app, deps) {
         },
     }, async (request) => audiences.replaceAudiences(deps, request.auth.accountId, request.params.id, request.body.audience_ids));
     app.delete('/contacts/:id/marketing-audiences', {
-        config: { scope: '*', errors: ['contact_not_found', 'audience_not_found'] },
+        config: { scope: '*', role: 'admin', errors: ['contact_not_found', 'audience_not_found'] },
         // No body at all means "leave every audience": validate it as the empty object.
         preValidation: async (request) => {
             if (request.body === undefined)

@@ -44,7 +44,7 @@ export function registerActivityRoutes(app, deps) {
         },
     }, async (request, reply) => {
         const dealId = request.params.id;
-        const activity = await service.createActivity(deps, { accountId: request.auth.accountId, userId: null }, dealId, request.body);
+        const activity = await service.createActivity(deps, { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null }, dealId, request.body);
         reply.code(201).header('Location', `/api/v1/deals/${dealId}/activities/${activity.id}`);
         return activity;
     });

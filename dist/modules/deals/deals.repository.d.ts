@@ -20,6 +20,7 @@ export interface DealSearch {
     contactEmailLc?: string;
     orgId?: number;
 }
+/** The whole list and a status are kept counts (list_counts); any other filter counts through its index. */
 export declare function countDeals(db: Executor, accountId: number, f: DealFilter): Promise<number>;
 export declare function listDeals(db: Executor, accountId: number, f: DealFilter, sort: DealSort, direction: Direction, limit: number, offset: number): Promise<DealRow[]>;
 export declare function countSearch(db: Executor, accountId: number, s: DealSearch): Promise<number>;

@@ -1,5 +1,7 @@
 import { sql, SqliteAdapter } from 'kysely';
-import { codePointOrder, containsText, countRows } from '../../lib/sql.js';
+import { keptCount } from '../../lib/list-counts.js';
+import { codePointOrder, countRows } from '../../lib/sql.js';
+import { matchesText } from '../../lib/text-search.js';
 function isSqlite(db) {
     return db.getExecutor().adapter instanceof SqliteAdapter;
 }
@@ -7,8 +9,9 @@ function isSqlite(db) {
 function sortExpression(db, sort) {
     if (sort === 'title')
         return codePointOrder(db, 'deals.title_lc');
+    // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
     if (sort === 'status')
-        return codePointOrder(db, 'deals.status');
+        return sql.ref('deals.status');
     return sql.ref(`deals.${sort}`);
 }
 function filtered(db, accountId, f) {
@@ -22,7 +25,7 @@ function filtered(db, accountId, f) {
     if (f.contactId !== undefined)
         query = query.where('deals.contact_id', '=', f.contactId);
     if (f.q)
-        query = query.where(containsText('deals.title_lc', f.q));
+        query = query.where(matchesText(db, 'deals', ['deals.title_lc'], f.q));
     if (f.createdFrom != null)
         query = query.where('deals.created_at', '>=', f.createdFrom);
     if (f.createdTo != null)
@@ -33,17 +36,19 @@ function filtered(db, accountId, f) {
         query = query.where('deals.updated_at', '<=', f.updatedTo);
     return query;
 }
+/** The whole list and a status are kept counts (list_counts); any other filter counts through its index. */
 export async function countDeals(db, accountId, f) {
+    const { status, ...rest } = f;
+    if (Object.values(rest).every((v) => v === undefined || v === null || v === '')) {
+        return keptCount(db, accountId, 'deals', [status ? `status:${status}` : '']);
+    }
     return countRows(db, filtered(db, accountId, f));
 }
 export function listDeals(db, accountId, f, sort, direction, limit, offset) {
-    return filtered(db, accountId, f)
-        .selectAll('deals')
-        .orderBy(sortExpression(db, sort), direction)
-        .orderBy('deals.id', direction)
-        .limit(limit)
-        .offset(offset)
-        .execute();
+    // The page's ids first, from the index alone (the offset skips index entries, not rows), then those rows.
+    const ids = filtered(db, accountId, f).select('deals.id').orderBy(sortExpression(db, sort), direction).orderBy('deals.id', direction).limit(limit).offset(offset);
+    return db.selectFrom('deals').selectAll('deals').where('deals.id', 'in', ids)
+        .orderBy(sortExpression(db, sort), direction).orderBy('deals.id', direction).execute();
 }
 function searched(db, accountId, s) {
     let query = db.selectFrom('deals').where('deals.account_id', '=', accountId);
@@ -62,7 +67,8 @@ export async function countSearch(db, accountId, s) {
     return countRows(db, searched(db, accountId, s));
 }
 export function searchDeals(db, accountId, s, limit, offset) {
-    return searched(db, accountId, s).selectAll('deals').orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').limit(limit).offset(offset).execute();
+    const ids = searched(db, accountId, s).select('deals.id').orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').limit(limit).offset(offset);
+    return db.selectFrom('deals').selectAll('deals').where('deals.id', 'in', ids).orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').execute();
 }
 /** `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */
 export function findDeal(db, accountId, id, options = {}) {

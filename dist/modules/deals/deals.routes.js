@@ -52,7 +52,7 @@ export function registerDealRoutes(app, deps) {
             response: { 201: DealRef },
         },
     }, async (request, reply) => {
-        const deal = await writes.createDeal(deps, { accountId: request.auth.accountId, userId: null }, request.body);
+        const deal = await writes.createDeal(deps, { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null }, request.body);
         reply.code(201).header('Location', `/api/v1/deals/${deal.id}`);
         return deal;
     });
@@ -73,7 +73,7 @@ export function registerDealRoutes(app, deps) {
             body: PatchDealBody,
             response: { 200: DealRef },
         },
-    }, async (request) => writes.patchDeal(deps, { accountId: request.auth.accountId, userId: null }, request.params.id, request.body));
+    }, async (request) => writes.patchDeal(deps, { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null }, request.params.id, request.body));
     registerActivityRoutes(app, deps);
     registerDealHistoryRoutes(app, deps);
 }

@@ -1,12 +1,23 @@
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { API_PREFIX } from '../../http/openapi.js';
 import { AppError } from '../../lib/errors.js';
+import { readiness } from './dependencies.js';
 const Health = Type.Object({ status: Type.Literal('ok') }, { title: 'Health', description: 'The process is up and serving requests.' });
-const Ready = Type.Object({ status: Type.Literal('ready') }, { title: 'Readiness', description: 'The database answered a query.' });
+const Ready = Type.Object({
+    status: Type.Literal('ready'),
+    checks: Type.Object({
+        database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+        rate_limit: Type.Union([Type.Literal('memory'), Type.Literal('redis'), Type.Literal('local_fallback')], {
+            description: 'Where rate-limit counters live now: `redis`, `memory` (no REDIS_URL), or `local_fallback` (Redis unreachable).',
+        }),
+    }),
+}, { title: 'Ready', description: 'The database answered a query; the rate-limit backend is reported alongside.' });
 const tags = ['meta'];
-/** Liveness, readiness and the OpenAPI document: no key needed. */
-export function registerMetaRoutes(app, deps) {
+/**
+ * Liveness (the process answers), readiness (the database answers a query now; the rate-limit
+ * backend is reported alongside) and the OpenAPI document: no key needed.
+ */
+export function registerMetaRoutes(app, _deps, dependencies) {
     app.get('/healthz', {
         config: { scope: null },
         schema: {
@@ -22,18 +33,16 @@ export function registerMetaRoutes(app, deps) {
         schema: {
             operationId: 'getReadiness',
             summary: 'Readiness: the database is reachable',
-            description: 'No key needed. Runs `select 1`; 503 `service_unavailable` while the database does not answer. Use it as a readiness probe.',
+            description: 'No key needed. 503 `service_unavailable` (with `Retry-After: 1`) while the database does not answer. Use it as a readiness probe.',
             tags,
             response: { 200: Ready },
         },
     }, async () => {
-        try {
-            await sql `select 1`.execute(deps.db);
+        const r = await readiness(dependencies);
+        if (!r.ready) {
+            throw new AppError('service_unavailable', 'The database is not reachable.', { extra: { reason: r.reason, checks: r.checks }, headers: { 'Retry-After': '1' } });
         }
-        catch {
-            throw new AppError('service_unavailable', 'The database is not reachable.');
-        }
-        return { status: 'ready' };
+        return { status: 'ready', checks: r.checks };
     });
     app.get(`${API_PREFIX}/openapi.json`, {
         config: { scope: null },

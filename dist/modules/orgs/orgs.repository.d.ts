@@ -5,6 +5,7 @@ export type OrgRow = Selectable<OrgsTable>;
 export interface OrgFilter {
     q?: string;
 }
+/** Without a search term the total is the kept count (list_counts). */
 export declare function countOrgs(db: Executor, accountId: number, f: OrgFilter): Promise<number>;
 export declare function listOrgs(db: Executor, accountId: number, f: OrgFilter, limit: number, offset: number): Promise<OrgRow[]>;
 export declare function findOrg(db: Executor, accountId: number, id: number): Promise<OrgRow | undefined>;

@@ -1,15 +1,21 @@
-import { containsText, countRows } from '../../lib/sql.js';
+import { keptCount } from '../../lib/list-counts.js';
+import { countRows } from '../../lib/sql.js';
+import { matchesText } from '../../lib/text-search.js';
 function filtered(db, accountId, f) {
-    let query = db.selectFrom('orgs').where('account_id', '=', accountId);
+    let query = db.selectFrom('orgs').where('orgs.account_id', '=', accountId);
     if (f.q)
-        query = query.where((eb) => eb.or([containsText('name_lc', f.q), containsText('domain', f.q)]));
+        query = query.where(matchesText(db, 'orgs', ['orgs.name_lc', 'orgs.domain'], f.q));
     return query;
 }
+/** Without a search term the total is the kept count (list_counts). */
 export async function countOrgs(db, accountId, f) {
+    if (!f.q)
+        return keptCount(db, accountId, 'orgs', ['']);
     return countRows(db, filtered(db, accountId, f));
 }
 export function listOrgs(db, accountId, f, limit, offset) {
-    return filtered(db, accountId, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const ids = filtered(db, accountId, f).select('orgs.id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+    return db.selectFrom('orgs').selectAll().where('orgs.id', 'in', ids).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 export function findOrg(db, accountId, id) {
     return db.selectFrom('orgs').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();

@@ -14,6 +14,7 @@ export interface TicketFilter {
     createdTo?: number | null;
 }
 export type Direction = 'asc' | 'desc';
+/** The whole list and any set of statuses (open_only included) are kept counts (list_counts); other filters count through their index. */
 export declare function countTickets(db: Executor, accountId: number, f: TicketFilter): Promise<number>;
 export declare function listTickets(db: Executor, accountId: number, f: TicketFilter, sort: string, dir: Direction, limit: number, offset: number): Promise<TicketRow[]>;
 export declare function findTicket(db: Executor, accountId: number, id: number, options?: {

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
-import { codePointOrder, containsText, countRows, lockedForUpdate } from '../../lib/sql.js';
+import { keptCount } from '../../lib/list-counts.js';
+import { codePointOrder, countRows, lockedForUpdate } from '../../lib/sql.js';
+import { matchesText } from '../../lib/text-search.js';
 function filtered(db, accountId, f) {
-    let query = db.selectFrom('tickets').where('account_id', '=', accountId);
+    let query = db.selectFrom('tickets').where('tickets.account_id', '=', accountId);
     if (f.statuses)
         query = query.where('status', 'in', f.statuses);
     if (f.orgId !== undefined)
@@ -11,29 +13,39 @@ function filtered(db, accountId, f) {
     if (f.contactId !== undefined)
         query = query.where('contact_id', '=', f.contactId);
     if (f.q)
-        query = query.where(containsText('title_lc', f.q));
+        query = query.where(matchesText(db, 'tickets', ['tickets.title_lc'], f.q));
     if (f.createdFrom != null)
         query = query.where('created_at', '>=', f.createdFrom);
     if (f.createdTo != null)
         query = query.where('created_at', '<=', f.createdTo);
     return query;
 }
+/** The whole list and any set of statuses (open_only included) are kept counts (list_counts); other filters count through their index. */
 export async function countTickets(db, accountId, f) {
+    const { statuses, ...rest } = f;
+    if (Object.values(rest).every((v) => v === undefined || v === null || v === '')) {
+        return keptCount(db, accountId, 'tickets', statuses ? statuses.map((s) => `status:${s}`) : ['']);
+    }
     return countRows(db, filtered(db, accountId, f));
 }
 /** Text sorts compare code points on both engines (case-insensitively for titles). */
 function sortKey(db, sort) {
     if (sort === 'title')
         return codePointOrder(db, 'title_lc');
+    // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
     if (sort === 'status')
-        return codePointOrder(db, 'status');
+        return sql.ref('status');
     return sql.ref(sort);
 }
 export function listTickets(db, accountId, f, sort, dir, limit, offset) {
-    let query = filtered(db, accountId, f).selectAll().orderBy(sortKey(db, sort), dir);
+    // The page's ids first, from the index alone, then those rows (deep pages skip index entries, not rows).
+    let ids = filtered(db, accountId, f).select('tickets.id').orderBy(sortKey(db, sort), dir);
     if (sort !== 'id')
-        query = query.orderBy('id', dir);
-    return query.limit(limit).offset(offset).execute();
+        ids = ids.orderBy('tickets.id', dir);
+    let rows = db.selectFrom('tickets').selectAll().where('tickets.id', 'in', ids.limit(limit).offset(offset)).orderBy(sortKey(db, sort), dir);
+    if (sort !== 'id')
+        rows = rows.orderBy('tickets.id', dir);
+    return rows.execute();
 }
 export function findTicket(db, accountId, id, options = {}) {
     const query = db.selectFrom('tickets').selectAll().where('account_id', '=', accountId).where('id', '=', id);

@@ -80,7 +80,7 @@ export function registerSupportRoutes(app, deps) {
         const names = Object.keys(fields);
         if (names.length)
             throw validationError(fields, names.length === 1 && fields.contact_email === 'required' ? 'contact_email is required unless contact_id is sent.' : undefined);
-        const ticket = await writes.createTicket(deps, request.auth.accountId, request.body);
+        const ticket = await writes.createTicket(deps, request.auth.accountId, request.body, request.auth.session?.userId ?? null);
         return reply.code(201).header('Location', ticketUrl(ticket.id)).send(ticket);
     });
     app.patch('/support/tickets/:id', {
@@ -110,7 +110,7 @@ export function registerSupportRoutes(app, deps) {
             response: { 201: Type.Ref('SupportLog') },
         },
     }, async (request, reply) => {
-        const log = await writes.addLog(deps, request.auth.accountId, request.params.id, request.body);
+        const log = await writes.addLog(deps, request.auth.accountId, request.params.id, request.body, request.auth.session?.userId ?? null);
         return reply.code(201).header('Location', `${ticketUrl(request.params.id)}/logs/${log.id}`).send(log);
     });
 }

@@ -5,7 +5,7 @@ type Deps = Pick<ModuleDeps, 'db' | 'clock' | 'notifyEvents'>;
  * Creates a ticket and its first log in one transaction with their two events; the org is
  * resolved (and linked on first use) in that same transaction, so a failure leaves nothing.
  */
-export declare function createTicket(deps: Deps, accountId: number, input: CreateTicketInput): Promise<TicketView & {
+export declare function createTicket(deps: Deps, accountId: number, input: CreateTicketInput, authorUserId?: number | null): Promise<TicketView & {
     first_log: SupportLogView;
 }>;
 /**
@@ -15,5 +15,5 @@ export declare function createTicket(deps: Deps, accountId: number, input: Creat
  */
 export declare function updateTicket(deps: Deps, accountId: number, id: number, input: UpdateTicketInput): Promise<TicketView>;
 /** Adds a log to a ticket (closed ones too) and counts as an update of the ticket (updated_at). */
-export declare function addLog(deps: Deps, accountId: number, ticketId: number, input: CreateLogInput): Promise<SupportLogView>;
+export declare function addLog(deps: Deps, accountId: number, ticketId: number, input: CreateLogInput, authorUserId?: number | null): Promise<SupportLogView>;
 export {};

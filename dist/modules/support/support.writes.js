@@ -9,8 +9,9 @@ import { existsInAccount } from '../../lib/sql.js';
 function slogOf(t) {
     return { slog_id: Number(t.id), slog: { id: Number(t.id), title: t.title, status: t.status } };
 }
-async function writeLog(trx, accountId, ticket, note, channel, now) {
-    const log = await repo.insertLog(trx, { account_id: accountId, ticket_id: ticket.id, org_id: ticket.org_id, note, channel, author_user_id: null, created_at: now });
+/** `authorUserId`: the signed-in console user who wrote it; null for an API key. */
+async function writeLog(trx, accountId, ticket, note, channel, now, authorUserId) {
+    const log = await repo.insertLog(trx, { account_id: accountId, ticket_id: ticket.id, org_id: ticket.org_id, note, channel, author_user_id: authorUserId, created_at: now });
     await emitEvent(trx, {
         accountId,
         orgId: Number(ticket.org_id),
@@ -63,7 +64,7 @@ async function orgOfNewTicket(trx, accountId, input, now) {
  * Creates a ticket and its first log in one transaction with their two events; the org is
  * resolved (and linked on first use) in that same transaction, so a failure leaves nothing.
  */
-export async function createTicket(deps, accountId, input) {
+export async function createTicket(deps, accountId, input, authorUserId = null) {
     if (input.contact_id === undefined && input.contact_email === undefined) {
         throw validationError({ contact_email: 'required' }, 'contact_email is required unless contact_id is sent.');
     }
@@ -95,7 +96,7 @@ export async function createTicket(deps, accountId, input) {
             closed_at: null,
         });
         await emitEvent(trx, { accountId, orgId, type: 'support.ticket.opened', entity: slogOf(ticket), now });
-        const log = await writeLog(trx, accountId, ticket, input.note ?? input.details, channel, now);
+        const log = await writeLog(trx, accountId, ticket, input.note ?? input.details, channel, now, authorUserId);
         return { ...toTicketView(ticket), first_log: toLogView(log) };
     });
     deps.notifyEvents();
@@ -145,14 +146,14 @@ export async function updateTicket(deps, accountId, id, input) {
     return toTicketView(row);
 }
 /** Adds a log to a ticket (closed ones too) and counts as an update of the ticket (updated_at). */
-export async function addLog(deps, accountId, ticketId, input) {
+export async function addLog(deps, accountId, ticketId, input, authorUserId = null) {
     const now = deps.clock.now();
     const log = await inTransaction(deps.db, async (trx) => {
         const ticket = await repo.findTicket(trx, accountId, ticketId);
         if (!ticket)
             throw notFound('ticket_not_found', ticketId);
         await repo.updateTicket(trx, accountId, ticketId, { updated_at: now });
-        return writeLog(trx, accountId, ticket, input.note, input.channel ?? 'api', now);
+        return writeLog(trx, accountId, ticket, input.note, input.channel ?? 'api', now, authorUserId);
     });
     deps.notifyEvents();
     return toLogView(log);

@@ -1,6 +1,7 @@
 import { IdParams } from '../../http/schemas.js';
 import { API_PREFIX } from '../../http/openapi.js';
 import { pageOf } from '../../lib/pagination.js';
+import { AppError } from '../../lib/errors.js';
 import { CreateUserBody, User, UserList, UserListQuery } from './users.schemas.js';
 import * as service from './users.service.js';
 /** Shared (by $ref) schemas of this module; the composition root registers them once. */
@@ -33,7 +34,7 @@ export function registerUserRoutes(app, deps) {
         },
     }, async (request) => service.getUser(deps.db, request.auth.accountId, request.params.id));
     app.post('/users', {
-        config: { scope: '*', errors: ['conflict'] },
+        config: { scope: '*', role: 'admin', errors: ['conflict'] },
         schema: {
             operationId: 'createUser',
             summary: 'Create a team user',
@@ -43,6 +44,10 @@ export function registerUserRoutes(app, deps) {
             response: { 201: User },
         },
     }, async (request, reply) => {
+        const session = request.auth.session;
+        if (session && request.body.role === 'owner' && session.role !== 'owner') {
+            throw new AppError('forbidden', 'Only an owner can make someone an owner.');
+        }
         const user = await service.createUser(deps, request.auth.accountId, request.body);
         return reply.code(201).header('Location', `${API_PREFIX}/users/${user.id}`).send(user);
     });

@@ -10,6 +10,9 @@ export interface ClaimedDelivery {
     endpoint_id: number;
     event_type: string;
     next_trigger: 'manual' | null;
+    /** Attempts recorded before this claim. */
+    attempts: number;
+    is_test: boolean | number;
     url: string;
     secret_encrypted: string;
     previous_secret_encrypted: string | null;

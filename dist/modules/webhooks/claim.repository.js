@@ -1,9 +1,12 @@
+import * as pgBatch from './dispatch.postgres.js';
 /**
  * Claims due deliveries of enabled endpoints within the caps. First the oldest due rows (the
  * cheap, common case); when those belong to endpoints already at their cap, the other endpoints
  * with due work are served from their own index range, so one endpoint's backlog is never scanned.
  */
 export async function claimDue(db, postgres, now, leaseMs, plan) {
+    if (postgres)
+        return claimDuePostgres(db, now, leaseMs, plan);
     return db.transaction().execute(async (trx) => {
         const planned = new Map(plan.inflight);
         const taken = [];
@@ -15,15 +18,13 @@ export async function claimDue(db, postgres, now, leaseMs, plan) {
             .selectFrom('webhook_deliveries as d')
             .where('d.next_attempt_at', '<=', now)
             .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]));
-        let head = due
+        const head = due
             .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
             .select(['d.id', 'd.endpoint_id'])
             .where('w.enabled', '=', true)
             .orderBy('d.next_attempt_at')
             .orderBy('d.id')
             .limit(headLimit);
-        if (postgres)
-            head = head.forUpdate('d').skipLocked();
         const candidates = await head.execute();
         for (const c of candidates) {
             const n = planned.get(c.endpoint_id) ?? 0;
@@ -38,25 +39,12 @@ export async function claimDue(db, postgres, now, leaseMs, plan) {
         // A full head may hide other endpoints' work behind it, as may rows refused for a full endpoint.
         if ((refused || candidates.length === headLimit) && room > 0) {
             const full = [...planned].filter(([, n]) => n >= plan.perEndpoint).map(([id]) => id);
-            let others = trx
-                .selectFrom('webhook_endpoints as w')
-                .select('w.id')
-                .where('w.enabled', '=', true)
-                .where(({ exists, selectFrom }) => exists(selectFrom('webhook_deliveries as d')
-                .select('d.id')
-                .whereRef('d.endpoint_id', '=', 'w.id')
-                .where('d.next_attempt_at', '<=', now)
-                .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
-                .$if(taken.length > 0, (q) => q.where('d.id', 'not in', taken))));
-            if (full.length)
-                others = others.where('w.id', 'not in', full);
-            for (const { id: endpointId } of await others.execute()) {
+            const others = await endpointsWithDueWork(trx, now, taken, full);
+            for (const endpointId of others) {
                 if (room <= 0)
                     break;
                 const want = Math.min(room, plan.perEndpoint - (planned.get(endpointId) ?? 0));
-                let q = due.select('d.id').where('d.endpoint_id', '=', endpointId).$if(taken.length > 0, (b) => b.where('d.id', 'not in', taken)).orderBy('d.next_attempt_at').orderBy('d.id').limit(want);
-                if (postgres)
-                    q = q.forUpdate().skipLocked();
+                const q = due.select('d.id').where('d.endpoint_id', '=', endpointId).$if(taken.length > 0, (b) => b.where('d.id', 'not in', taken)).orderBy('d.next_attempt_at').orderBy('d.id').limit(want);
                 const rows = await q.execute();
                 for (const r of rows)
                     taken.push(r.id);
@@ -72,7 +60,7 @@ export async function claimDue(db, postgres, now, leaseMs, plan) {
             .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
             .innerJoin('events as e', 'e.id', 'd.event_id')
             .select([
-            'd.id', 'd.account_id', 'd.endpoint_id', 'd.event_type', 'd.next_trigger', 'w.url', 'w.secret_encrypted', 'w.previous_secret_encrypted',
+            'd.id', 'd.account_id', 'd.endpoint_id', 'd.event_type', 'd.next_trigger', 'd.attempts', 'd.is_test', 'w.url', 'w.secret_encrypted', 'w.previous_secret_encrypted',
             'w.previous_secret_expires_at', 'e.public_id', 'e.payload',
         ])
             .where('d.id', 'in', taken)
@@ -80,6 +68,52 @@ export async function claimDue(db, postgres, now, leaseMs, plan) {
             .orderBy('d.id')
             .execute();
     });
+}
+/** Enabled endpoints, other than `full`, with due deliveries besides `taken`. */
+async function endpointsWithDueWork(db, now, taken, full) {
+    let q = db
+        .selectFrom('webhook_endpoints as w')
+        .select('w.id')
+        .where('w.enabled', '=', true)
+        .where(({ exists, selectFrom }) => exists(selectFrom('webhook_deliveries as d')
+        .select('d.id')
+        .whereRef('d.endpoint_id', '=', 'w.id')
+        .where('d.next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
+        .$if(taken.length > 0, (b) => b.where('d.id', 'not in', taken))));
+    if (full.length)
+        q = q.where('w.id', 'not in', full);
+    return (await q.execute()).map((r) => r.id);
+}
+/**
+ * The same plan on PostgreSQL in single statements: the head claimed in one round trip, and only
+ * when it was cut short or left rows for a full endpoint, the other endpoints with due work, each
+ * claimed from its own index range in one more.
+ */
+async function claimDuePostgres(db, now, leaseMs, plan) {
+    const inFlightTotal = [...plan.inflight.values()].reduce((a, b) => a + b, 0);
+    const headLimit = Math.min(plan.room, plan.perEndpoint) + inFlightTotal;
+    const lockedUntil = now + leaseMs;
+    const head = await pgBatch.claimHead(db, now, lockedUntil, { headLimit, room: plan.room, perEndpoint: plan.perEndpoint, held: plan.inflight });
+    const claimed = head.claimed;
+    let room = plan.room - claimed.length;
+    if (room <= 0 || (head.refused === 0 && head.headRows < headLimit))
+        return claimed;
+    const planned = new Map(plan.inflight);
+    for (const d of claimed)
+        planned.set(d.endpoint_id, (planned.get(d.endpoint_id) ?? 0) + 1);
+    const full = [...planned].filter(([, n]) => n >= plan.perEndpoint).map(([id]) => id);
+    const taken = claimed.map((d) => d.id);
+    for (const endpointId of await endpointsWithDueWork(db, now, taken, full)) {
+        if (room <= 0)
+            break;
+        const want = Math.min(room, plan.perEndpoint - (planned.get(endpointId) ?? 0));
+        const rows = await pgBatch.claimFromEndpoint(db, endpointId, now, lockedUntil, want);
+        claimed.push(...rows);
+        planned.set(endpointId, (planned.get(endpointId) ?? 0) + rows.length);
+        room -= rows.length;
+    }
+    return claimed;
 }
 /** Gives back claims that were never attempted (graceful stop), so any worker may take them at once. */
 export async function releaseLeases(db, ids) {

@@ -20,3 +20,4 @@ export declare function attemptsOf(db: Executor, accountId: number, deliveryId: 
 export declare function requeueDelivery(db: Executor, accountId: number, id: number, now: number): Promise<void>;
 /** Re-queues an endpoint's failed deliveries created in [since, until]. */
 export declare function requeueFailed(db: Executor, accountId: number, endpointId: number, since: number, until: number, now: number): Promise<number>;
+export declare function payloadOf(db: Executor, accountId: number, eventId: number): Promise<string>;

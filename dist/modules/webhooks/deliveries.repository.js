@@ -63,3 +63,7 @@ export async function requeueFailed(db, accountId, endpointId, since, until, now
         .executeTakeFirst();
     return Number(r.numUpdatedRows);
 }
+export async function payloadOf(db, accountId, eventId) {
+    const row = await db.selectFrom('events').select('payload').where('account_id', '=', accountId).where('id', '=', eventId).executeTakeFirstOrThrow();
+    return row.payload;
+}

@@ -19,16 +19,19 @@ export declare function getDelivery(db: Db, accountId: number, id: number): Prom
     duration_ms: number | null;
     created_at: string;
     last_attempt_at: string | null;
+    test: boolean;
     attempts_log: {
         id: number;
         attempt_number: number;
-        trigger: "manual" | "scheduled";
+        trigger: string;
         status_code: number;
         error: string | null;
         response_body: string | null;
         duration_ms: number;
         requested_at: string;
     }[];
+    payload: Record<string, unknown>;
+    request_headers: Record<string, string>;
 }>;
 /**
  * Queues one more attempt now, recorded with trigger `manual`, whatever the status (a sent
@@ -51,4 +54,5 @@ export declare function retryDelivery(deps: {
     duration_ms: number | null;
     created_at: string;
     last_attempt_at: string | null;
+    test: boolean;
 }>;

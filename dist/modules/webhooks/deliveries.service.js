@@ -5,6 +5,7 @@ import { listPage } from '../../lib/pagination.js';
 import { DEFAULT_PER_PAGE } from '../../lib/pagination.js';
 import { wakeDispatchers } from '../events/outbox.js';
 import * as repo from './deliveries.repository.js';
+import { deliveryHeaders } from './signing.js';
 import { findEndpoint } from './endpoints.repository.js';
 import { inTransaction } from '../idempotency/request-scope.js';
 export function toDeliveryView(r) {
@@ -21,13 +22,15 @@ export function toDeliveryView(r) {
         duration_ms: r.duration_ms,
         created_at: iso(r.created_at),
         last_attempt_at: iso(r.last_attempt_at),
+        test: Boolean(r.is_test),
     };
 }
-function toAttemptView(a) {
+function toAttemptView(a, test) {
     return {
         id: a.id,
         attempt_number: a.attempt_number,
-        trigger: a.trigger,
+        // A test send's own attempts are stored as scheduled ones; a Retry of it stays manual.
+        trigger: test && a.trigger === 'scheduled' ? 'test' : a.trigger,
         status_code: a.status_code,
         error: a.error,
         response_body: a.response_body,
@@ -51,7 +54,25 @@ export async function getDelivery(db, accountId, id) {
     if (!row)
         throw notFound('webhook_delivery_not_found', id);
     const attempts = await repo.attemptsOf(db, accountId, id);
-    return { ...toDeliveryView(row), attempts_log: attempts.map(toAttemptView) };
+    const payload = await repo.payloadOf(db, accountId, row.event_id);
+    const test = Boolean(row.is_test);
+    return {
+        ...toDeliveryView(row),
+        attempts_log: attempts.map((a) => toAttemptView(a, test)),
+        payload: JSON.parse(payload),
+        request_headers: sentHeaders(row, payload, row.last_attempt_at ?? row.next_attempt_at ?? row.created_at),
+    };
+}
+const MASK = '••••••••';
+/** The headers an attempt carried, rebuilt (they are not stored) with every signature masked. */
+function sentHeaders(row, payload, at) {
+    const headers = deliveryHeaders({
+        body: payload, eventType: row.event_type, eventId: row.event_public_id, deliveryId: row.id, secret: 'masked', previousSecret: null,
+        timestampSeconds: Math.floor(Number(at) / 1000), test: Boolean(row.is_test),
+    });
+    headers['x-service-signature'] = MASK;
+    headers['webhook-signature'] = `v1,${MASK}`;
+    return headers;
 }
 /**
  * Queues one more attempt now, recorded with trigger `manual`, whatever the status (a sent

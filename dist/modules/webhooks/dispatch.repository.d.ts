@@ -12,6 +12,8 @@ export interface AttemptRecord {
     responseBody: string | null;
     durationMs: number;
     requestedAt: number;
+    /** Attempts recorded before this one, as seen at the claim. */
+    previousAttempts: number;
 }
 export interface AttemptOutcome {
     status: DeliveryStatus;

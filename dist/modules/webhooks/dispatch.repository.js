@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
+import * as pgBatch from './dispatch.postgres.js';
 import { enabledEndpointsOf } from './endpoints.repository.js';
 /** The dispatcher's writes around a delivery: fan-out from the outbox, and the attempt records (claims: claim.repository.ts). */
 const INSERT_CHUNK = 500;
 /** Turns undispatched events into one delivery per (event, enabled subscribed endpoint). Returns events handled. */
 export async function fanOut(db, postgres, now, batch) {
+    if (postgres)
+        return pgBatch.fanOut(db, now, batch);
     return db.transaction().execute(async (trx) => {
-        let q = trx.selectFrom('events').select(['id', 'account_id', 'event_type', 'created_at']).where('dispatched_at', 'is', null).orderBy('id').limit(batch);
-        if (postgres)
-            q = q.forUpdate().skipLocked();
-        const events = await q.execute();
+        const events = await trx.selectFrom('events').select(['id', 'account_id', 'event_type', 'created_at']).where('dispatched_at', 'is', null).orderBy('id').limit(batch).execute();
         if (events.length === 0)
             return 0;
         const endpoints = await enabledEndpointsOf(trx, [...new Set(events.map((e) => e.account_id))]);

@@ -1,4 +1,5 @@
 import { systemClock } from '../../lib/clock.js';
+import { databaseUnavailable } from '../../db/faults.js';
 import { decryptSecret } from '../../lib/crypto.js';
 import * as claims from './claim.repository.js';
 import * as repo from './dispatch.repository.js';
@@ -11,7 +12,7 @@ import { deliveryHeaders } from './signing.js';
 const FAN_OUT_BATCH = 500;
 const LEASE_MARGIN_MS = 5000;
 /** Claimed ahead per endpoint, in multiples of its concurrency cap (each a queue of slots). */
-const AHEAD = 2;
+const AHEAD = 4;
 /**
  * The outbox → receiver pipeline of one process: fans events out into deliveries, claims due
  * deliveries within a global and a per-endpoint cap (so a slow receiver only ever holds its own
@@ -55,7 +56,7 @@ export class Dispatcher {
         this.#global = options.globalConcurrency ?? 100;
         // A claimed delivery may wait for up to AHEAD attempts of its endpoint before its own.
         this.#leaseMs = (AHEAD + 1) * options.config.webhookTimeoutMs + LEASE_MARGIN_MS;
-        this.#records = new RecordQueue(options.database.db);
+        this.#records = new RecordQueue(options.database.db, options.database.dialect === 'postgres');
         this.#postgres = options.database.dialect === 'postgres';
         this.#sender = createSender({
             allowPrivate: options.config.webhookAllowPrivate,
@@ -142,7 +143,13 @@ export class Dispatcher {
                 await this.#pumpOnce();
             }
             catch (err) {
-                this.#o.log?.error({ err }, 'webhook dispatcher pass failed');
+                // An unavailable database is one logged outage (its status says when it ends), not a line per poll;
+                // the poll keeps running, so the dispatcher resumes by itself when the database returns.
+                const reason = databaseUnavailable(err);
+                if (reason)
+                    this.#o.database.status.failed(err, reason);
+                else
+                    this.#o.log?.error({ err }, 'webhook dispatcher pass failed');
                 return;
             }
         } while (this.#again && !this.#stopped);
@@ -228,6 +235,7 @@ export class Dispatcher {
             secret: this.#secret(d.secret_encrypted),
             previousSecret: previous,
             timestampSeconds: Math.floor(requestedAt / 1000),
+            test: Boolean(d.is_test),
         });
         const result = await this.#sender.send(d.url, headers, body);
         release();
@@ -237,7 +245,12 @@ export class Dispatcher {
         await this.#records.add({
             deliveryId: d.id, accountId: d.account_id, endpointId: d.endpoint_id, trigger: d.next_trigger ?? 'scheduled',
             statusCode: result.statusCode, error: result.error, responseBody: result.responseBody, durationMs: result.durationMs, requestedAt,
-        }, (attemptNumber, failingSince) => outcomeOf(result, attemptNumber, failingSince, requestedAt, schedule, this.#o.random));
+            previousAttempts: d.attempts,
+        }, (attemptNumber, failingSince) => {
+            const outcome = outcomeOf(result, attemptNumber, failingSince, requestedAt, schedule, this.#o.random);
+            // A test send is a probe: a failure is shown, not retried on the schedule (Retry sends it again).
+            return d.is_test && outcome.status === 'failed' ? { ...outcome, nextAttemptAt: null } : outcome;
+        });
     }
     #secret(encrypted) {
         let plain = this.#secrets.get(encrypted);

@@ -12,5 +12,9 @@ export declare const attemptDuration: Histogram<string>;
 export declare const inFlight: Gauge<string>;
 /** A registry of database-backed gauges for one database. */
 export declare function createQueueRegistry(db: Db, clock: Clock): Registry;
-export declare function renderMetrics(queue: Registry): Promise<string>;
+/**
+ * The queue gauges read the database; while it is down they are left out (with a comment line),
+ * so the scrape still shows this process's counters and the dependency state that explains why.
+ */
+export declare function renderMetrics(queue: Registry, others?: Registry[]): Promise<string>;
 export declare const METRICS_CONTENT_TYPE: "text/plain; version=0.0.4; charset=utf-8";

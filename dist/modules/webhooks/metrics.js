@@ -62,7 +62,13 @@ export function createQueueRegistry(db, clock) {
     });
     return registry;
 }
-export async function renderMetrics(queue) {
-    return (await queue.metrics()) + '\n' + (await dispatcherRegistry.metrics());
+/**
+ * The queue gauges read the database; while it is down they are left out (with a comment line),
+ * so the scrape still shows this process's counters and the dependency state that explains why.
+ */
+export async function renderMetrics(queue, others = []) {
+    const queueText = await queue.metrics().catch(() => '# custops_webhook_* queue gauges unavailable: the database did not answer\n');
+    const rest = await Promise.all([dispatcherRegistry, ...others].map((r) => r.metrics()));
+    return [queueText, ...rest].join('\n');
 }
 export const METRICS_CONTENT_TYPE = dispatcherRegistry.contentType;

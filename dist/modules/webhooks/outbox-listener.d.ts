@@ -10,4 +10,5 @@ export interface OutboxListener {
  */
 export declare function listenToOutbox(pool: pg.Pool, onNotify: () => void, log?: {
     warn(obj: object, msg?: string): void;
+    info?(obj: object, msg?: string): void;
 }): OutboxListener;

@@ -6,30 +6,54 @@ import { OUTBOX_CHANNEL } from '../events/outbox.js';
 export function listenToOutbox(pool, onNotify, log) {
     let client = null;
     let closed = false;
+    // One warning per lost connection, not one per failed reconnect (once a second through an outage).
+    let warned = false;
     const retry = () => {
         if (!closed)
             setTimeout(() => void connect(), 1000).unref();
     };
     const connect = async () => {
+        let c = null;
+        let released = false;
+        // A broken connection may report more than one error; the pool takes a client back only once.
+        const drop = (err) => {
+            if (released || !c)
+                return;
+            released = true;
+            c.release(err);
+        };
         try {
-            const c = await pool.connect();
-            c.on('notification', onNotify);
-            c.on('error', (err) => {
-                log?.warn({ err }, 'webhook dispatcher lost its LISTEN connection; reconnecting');
-                c.release(err);
-                client = null;
-                retry();
+            c = await pool.connect();
+            const own = c;
+            own.on('notification', onNotify);
+            own.on('error', (err) => {
+                if (!warned)
+                    log?.warn({ err }, 'webhook dispatcher lost its LISTEN connection; reconnecting');
+                warned = true;
+                drop(err);
+                // Only an established listener reconnects from here; a failure while setting up is the catch's to retry.
+                if (client === own) {
+                    client = null;
+                    retry();
+                }
             });
-            await c.query(`listen ${OUTBOX_CHANNEL}`);
+            await own.query(`listen ${OUTBOX_CHANNEL}`);
             if (closed) {
-                c.release();
+                released = true;
+                own.release();
                 return;
             }
-            client = c;
+            client = own;
+            if (warned)
+                log?.info?.({}, 'webhook dispatcher listening again');
+            warned = false;
             onNotify(); // events committed while not listening
         }
         catch (err) {
-            log?.warn({ err }, 'webhook dispatcher could not LISTEN; polling only');
+            if (!warned)
+                log?.warn({ err }, 'webhook dispatcher could not LISTEN; polling until it can');
+            warned = true;
+            drop(err);
             retry();
         }
     };
@@ -43,6 +67,8 @@ export function listenToOutbox(pool, onNotify, log) {
             client = null;
             if (c) {
                 await c.query(`unlisten ${OUTBOX_CHANNEL}`).catch(() => { });
+                c.removeAllListeners('notification');
+                c.removeAllListeners('error');
                 c.release();
             }
         },

@@ -7,6 +7,6 @@ import * as repo from './dispatch.repository.ts';
  */
 export declare class RecordQueue {
     #private;
-    constructor(db: Db);
+    constructor(db: Db, postgres: boolean);
     add(record: repo.AttemptRecord, decide: repo.PendingRecord['decide']): Promise<void>;
 }

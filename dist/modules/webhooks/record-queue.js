@@ -1,3 +1,4 @@
+import * as pgBatch from './dispatch.postgres.js';
 import * as repo from './dispatch.repository.js';
 const MAX_BATCH = 200;
 /** Records wait this long for company: a few ms on the record, not on the receiver's clock. */
@@ -9,11 +10,13 @@ const FLUSH_DELAY_MS = 2;
  */
 export class RecordQueue {
     #db;
+    #postgres;
     #queue = [];
     #scheduled = false;
     #flushing = null;
-    constructor(db) {
+    constructor(db, postgres) {
         this.#db = db;
+        this.#postgres = postgres;
     }
     add(record, decide) {
         return new Promise((resolve, reject) => {
@@ -31,7 +34,7 @@ export class RecordQueue {
         while (this.#queue.length) {
             const batch = this.#queue.splice(0, MAX_BATCH);
             try {
-                await repo.recordAttempts(this.#db, batch);
+                await this.#record(batch);
                 for (const item of batch)
                     item.done();
             }
@@ -40,5 +43,24 @@ export class RecordQueue {
                     item.done(err);
             }
         }
+    }
+    /**
+     * On PostgreSQL the common case, successes, is written in one statement; failures (retry
+     * schedule, endpoint failure streak, auto-disable) and any delivery changed since its claim go
+     * the general way, which reads the current state in its transaction first.
+     */
+    async #record(batch) {
+        let rest = batch;
+        if (this.#postgres) {
+            const sent = batch.filter((i) => i.record.error === null);
+            if (sent.length) {
+                const written = await pgBatch.recordSent(this.#db, sent.map(({ record: r }) => ({
+                    deliveryId: r.deliveryId, accountId: r.accountId, previousAttempts: r.previousAttempts, trigger: r.trigger,
+                    statusCode: r.statusCode, responseBody: r.responseBody, durationMs: r.durationMs, requestedAt: r.requestedAt,
+                })));
+                rest = batch.filter((i) => !written.has(i.record.deliveryId));
+            }
+        }
+        await repo.recordAttempts(this.#db, rest);
     }
 }

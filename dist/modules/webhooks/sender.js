@@ -48,6 +48,9 @@ export function createSender(options) {
         const started = performance.now();
         const elapsed = () => Math.round(performance.now() - started);
         if (!options.allowPrivate) {
+            // Plain http was accepted only in development mode (to loopback); without it, never send in clear.
+            if (url.startsWith('http:'))
+                return failure('blocked_address', elapsed());
             const host = hostOf(new URL(url));
             if (isIP(host) && classifyAddress(host))
                 return failure('blocked_address', elapsed());

@@ -9,6 +9,8 @@ export interface SigningInput {
     /** The secret before the last rotation, while it still signs (24 hours). */
     previousSecret: string | null;
     timestampSeconds: number;
+    /** A test send: adds `X-Service-Test: 1`. */
+    test?: boolean;
 }
 export declare const USER_AGENT = "service/1.0";
 /** Every header of a delivery request, signed over the exact body bytes sent. */

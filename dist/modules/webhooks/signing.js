@@ -50,6 +50,8 @@ export function deliveryHeaders(input) {
         signatures.push(standardSignature(input.previousSecret, input.eventId, input.timestampSeconds, input.body));
     }
     headers['webhook-signature'] = signatures.join(' ');
+    if (input.test)
+        headers['x-service-test'] = '1';
     return headers;
 }
 function header(headers, name) {

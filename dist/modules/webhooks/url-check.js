@@ -17,8 +17,9 @@ export async function checkEndpointUrl(raw, allowPrivate, resolve = systemResolv
     catch {
         throw validationError({ url: 'invalid_format' }, 'url is not an absolute URL.');
     }
-    if (url.protocol !== 'https:')
-        throw validationError({ url: 'not_allowed' }, 'url must use https.');
+    if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:' && isLoopback(hostOf(url)))) {
+        throw validationError({ url: 'not_allowed' }, allowPrivate ? 'url must use https (plain http only to a loopback address: localhost, 127.0.0.0/8 or ::1).' : 'url must use https.');
+    }
     if (url.username || url.password)
         throw validationError({ url: 'not_allowed' }, 'url must not carry credentials.');
     if (!url.hostname)
@@ -39,6 +40,13 @@ export async function checkEndpointUrl(raw, allowPrivate, resolve = systemResolv
             blocked(classifyAddress(address));
     }
     return raw;
+}
+/**
+ * Plain http is for local development only (CUSTOPS_WEBHOOK_ALLOW_PRIVATE=1), and only to this
+ * machine: a name the resolver could point elsewhere does not count, `localhost` does.
+ */
+function isLoopback(host) {
+    return isIP(host) ? classifyAddress(host) === 'loopback' : blockedHostName(host) === 'loopback';
 }
 function withTimeout(promise, ms) {
     return new Promise((resolve, reject) => {

@@ -8,7 +8,8 @@ import { CreateEndpointBody, DeliveryList, DeliveryListQuery, EmptyWriteBody, En
 export const webhookSchemas = [WebhookEndpoint, WebhookDelivery, WebhookAttempt];
 const tags = ['webhooks'];
 const read = { scope: 'webhooks:read' };
-const write = { scope: 'webhooks:write' };
+// Members may not manage endpoints from the console (decisions: roles); keys are judged by their scopes.
+const write = { scope: 'webhooks:write', role: 'admin' };
 // decisions.md lists GET of one endpoint and of one delivery under webhook management (webhooks:write);
 // they are reads too, so either scope grants them.
 const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] };
@@ -29,7 +30,8 @@ export function registerWebhookRoutes(app, deps) {
         schema: {
             operationId: 'createWebhookEndpoint',
             summary: 'Register a webhook endpoint; the answer holds its signing secret, shown only this once',
-            description: 'HTTPS only. Loopback, private, link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused (422, `fields.url`).',
+            description: 'HTTPS only. Loopback, private, link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused (422, `fields.url`). ' +
+                'A server started with CUSTOPS_WEBHOOK_ALLOW_PRIVATE=1 (local development only) accepts those addresses, and plain `http://` to a loopback address (`localhost`, 127.0.0.0/8, `::1`).',
             tags,
             body: CreateEndpointBody,
             response: { 201: WebhookEndpointWithSecret },
@@ -118,18 +120,20 @@ export function registerWebhookRoutes(app, deps) {
 const metricsRouteSchema = {
     operationId: 'getMetrics',
     summary: 'Prometheus metrics',
-    description: 'Prometheus text format. Webhook delivery counts by status, queue depth and oldest due age (read from the database, the same from any process); ' +
-        'this process\'s delivery attempts and their latency; HTTP requests of this process by method, route pattern and status, with latency histograms.',
+    description: 'Prometheus text format, for `Authorization: Bearer <CUSTOPS_METRICS_TOKEN>`; without a configured token the route does not exist (404), as it counts across every account. ' +
+        'Webhook delivery counts by status, queue depth and oldest due age (read from the database, the same from any process); ' +
+        'this process\'s delivery attempts and their latency; dependency state.',
     tags: ['meta'],
+    security: [{ metricsToken: [] }],
     response: {
         200: { description: 'The metrics, Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: { type: 'string' } } } },
     },
 };
 /**
- * `GET /metrics` (Prometheus text format, no key, outside /api/v1): delivery counts by status,
+ * `GET /metrics` (Prometheus text format, the metrics token, outside /api/v1): delivery counts by status,
  * queue depth and oldest due age from the database, plus this process's attempt counters and latency.
  */
-export function registerMetricsRoute(app, deps) {
+export function registerMetricsRoute(app, deps, options) {
     const queue = createQueueRegistry(deps.db, deps.clock);
-    app.get('/metrics', { config: { scope: null }, schema: metricsRouteSchema }, async (_request, reply) => reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(queue)));
+    app.get('/metrics', { config: { scope: null, errors: ['unauthorized', 'not_found'] }, schema: metricsRouteSchema, onRequest: options.onRequest }, async (_request, reply) => reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(queue, options.registries)));
 }

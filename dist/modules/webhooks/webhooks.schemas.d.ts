@@ -81,6 +81,7 @@ export declare const WebhookDelivery: Type.TObject<{
     duration_ms: Type.TUnion<[Type.TInteger, Type.TNull]>;
     created_at: Type.TString;
     last_attempt_at: Type.TUnion<[Type.TString, Type.TNull]>;
+    test: Type.TBoolean;
 }>;
 export type WebhookDeliveryView = Static<typeof WebhookDelivery>;
 export declare const WebhookAttempt: Type.TObject<{
@@ -106,7 +107,10 @@ export declare const WebhookDeliveryDetail: Type.TObject<{
     duration_ms: Type.TUnion<[Type.TInteger, Type.TNull]>;
     created_at: Type.TString;
     last_attempt_at: Type.TUnion<[Type.TString, Type.TNull]>;
+    test: Type.TBoolean;
     attempts_log: Type.TArray<Type.TRef<"WebhookAttempt">>;
+    payload: Type.TObject<{}>;
+    request_headers: Type.TRecord<"^.*$", Type.TString>;
 }>;
 export declare const DeliveryListQuery: Type.TObject<{
     event_type: Type.TOptional<Type.TString>;

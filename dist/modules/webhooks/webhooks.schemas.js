@@ -63,19 +63,28 @@ const deliveryFields = {
     duration_ms: Nullable(Type.Integer()),
     created_at: Timestamp(),
     last_attempt_at: NullableTimestamp(),
+    test: Type.Boolean({ description: 'Made by a test send (`POST /webhooks/endpoints/{id}/test`): only its endpoint received it.' }),
 };
 export const WebhookDelivery = Type.Object(deliveryFields, { $id: 'WebhookDelivery', title: 'WebhookDelivery' });
 export const WebhookAttempt = Type.Object({
     id: Id(),
     attempt_number: Type.Integer(),
-    trigger: Type.String({ enum: ['scheduled', 'manual'] }),
+    trigger: Type.String({ enum: ['scheduled', 'manual', 'test'], description: '`scheduled` (the retry schedule), `manual` (retry or recover), `test` (a test send).' }),
     status_code: Type.Integer({ description: 'HTTP status, or 0 when no response came.' }),
     error: Nullable(Type.String({ description: 'Error class; null for a 2xx.' })),
     response_body: Nullable(Type.String({ description: 'The first 20 KiB of the response body.' })),
     duration_ms: Type.Integer(),
     requested_at: Timestamp(),
 }, { $id: 'WebhookAttempt', title: 'WebhookAttempt' });
-export const WebhookDeliveryDetail = Type.Object({ ...deliveryFields, attempts_log: Type.Array(Type.Ref('WebhookAttempt'), { description: 'Every attempt, oldest first.' }) }, { title: 'WebhookDeliveryDetail' });
+export const WebhookDeliveryDetail = Type.Object({
+    ...deliveryFields,
+    attempts_log: Type.Array(Type.Ref('WebhookAttempt'), { description: 'Every attempt, oldest first.' }),
+    payload: Type.Object({}, { additionalProperties: true, description: 'The exact JSON body sent (the same bytes on every attempt).' }),
+    request_headers: Type.Record(Type.String(), Type.String(), {
+        description: 'The headers of the latest attempt (of the next one when none was made yet), with the signatures masked: the timestamps ' +
+            'differ per attempt. During a secret rotation `X-Service-Signature-Previous` is sent too.',
+    }),
+}, { title: 'WebhookDeliveryDetail' });
 export const DeliveryListQuery = Type.Object({
     event_type: Type.Optional(Type.String({ enum: [...EVENT_TYPES] })),
     status: Type.Optional(Type.String({ enum: ['pending', 'sent', 'failed'] })),
