@@ -16,17 +16,24 @@ export function timing(samples: number[]): Timing {
   return { p50_ms: round(quantile(sorted, 0.5)), p99_ms: round(quantile(sorted, 0.99)) };
 }
 
-/** `count` requests one after another (after a few unmeasured ones): the latency of a single request. */
-export async function sequential(base: string, key: string, path: (i: number) => string, count: number): Promise<Timing> {
-  const samples: number[] = [];
+/**
+ * `count` requests per target one after another, the targets taking turns (after a few
+ * unmeasured rounds): the latency of a single request on each, with the machine's noise
+ * spread over all of them alike.
+ */
+export async function interleaved(base: string, targets: { key: string; path: (i: number) => string }[], count: number): Promise<Timing[]> {
+  const samples: number[][] = targets.map(() => []);
   for (let i = -3; i < count; i++) {
-    const started = performance.now();
-    const res = await fetch(base + path(i + 1000), { headers: { authorization: `Bearer ${key}` } });
-    const body = await res.text();
-    if (res.status !== 200) throw new Error(`${path(i + 1000)}: ${res.status} ${body.slice(0, 200)}`);
-    if (i >= 0) samples.push(performance.now() - started);
+    for (const [k, t] of targets.entries()) {
+      const path = t.path(i + 1000);
+      const started = performance.now();
+      const res = await fetch(base + path, { headers: { authorization: `Bearer ${t.key}` } });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 200)}`);
+      if (i >= 0) samples[k].push(performance.now() - started);
+    }
   }
-  return timing(samples);
+  return samples.map(timing);
 }
 
 /** `total` writes with `width` in flight: latency of each and the throughput. */

@@ -6,7 +6,7 @@ import { seedAccount } from '../../src/seed/seed.ts';
 import { createScratchDatabase, postgresBaseUrl, type Engine } from '../lib/deal-data.ts';
 import { log } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
-import { concurrent, sequential, startServer, type Timing } from '../scale/measure.ts';
+import { concurrent, interleaved, startServer, type Timing } from '../scale/measure.ts';
 import { ANALYTICS, ROUTES, sampleAccount, type AccountSample } from '../scale/routes.ts';
 import { storageMb } from '../scale/sizes.ts';
 
@@ -14,7 +14,7 @@ export const name = 'scale';
 export const description =
   'Every list and search route, writes with 32 writers and the analytics endpoints, on accounts of 10k, 100k (and 1M) deals made by custops seed, ' +
   'side by side in one database, on SQLite and PostgreSQL; single requests, p50/p99 per size and the ratio of the largest to the smallest. ' +
-  'Sizes: BENCH_SCALE_SIZES (default 10000,100000; add 1000000 for the full curve, about 10 minutes of seeding per engine on a quiet machine).';
+  'Sizes: BENCH_SCALE_SIZES (default 10000,100000; add 1000000 for the full curve); engines: BENCH_SCALE_ENGINES (default both when PostgreSQL is configured).';
 
 const REQUESTS = Number(process.env.BENCH_SCALE_REQUESTS ?? 40);
 const WRITES = Number(process.env.BENCH_SCALE_WRITES ?? 256);
@@ -53,29 +53,47 @@ async function runEngine(engine: Engine, sizeList: number[]) {
     };
     const rss: Record<string, number> = {};
     try {
-      for (const [k, s] of samples.entries()) {
-        const size = String(sizeList[k]);
-        for (const route of [...ROUTES, ...ANALYTICS]) {
-          record(route.name, size, await sequential(server.url, s.key, (i) => route.path(s, i), route.name.startsWith('GET /analytics') ? 10 : REQUESTS));
-        }
-        const deal = (i: number) => s.dealIds[(i * 31) % s.dealIds.length];
-        record('POST /deals/{id}/activities (32 writers)', size, await concurrent(server.url, s.key, 32, WRITES, (i) => ({
-          method: 'POST', path: `/deals/${deal(i)}/activities`, body: { source_app: 'bench', message: `Scale note ${i}`, activity_kind: 'call' },
-        })));
-        const statuses = ['qualified', 'proposal', 'negotiation', 'won', 'lost', 'new'];
-        record('PATCH /deals/{id} status (32 writers)', size, await concurrent(server.url, s.key, 32, WRITES, (i) => ({
-          method: 'PATCH', path: `/deals/${deal(i + 7)}`, body: { status: statuses[i % statuses.length] },
-        })));
-        rss[size] = server.rssMb();
-        log(`${engine}: ${size} measured, server RSS ${rss[size]} MB`);
+      // Memory: first the smallest account alone (every route), then everything.
+      for (const route of [...ROUTES, ...ANALYTICS]) await interleaved(server.url, [{ key: samples[0].key, path: (i) => route.path(samples[0], i) }], 5);
+      rss.smallest_only = server.rssMb();
+      for (const route of [...ROUTES, ...ANALYTICS]) {
+        const times = await interleaved(server.url, samples.map((s) => ({ key: s.key, path: (i: number) => route.path(s, i) })), route.name.startsWith('GET /analytics') ? 10 : REQUESTS);
+        for (const [k, t] of times.entries()) record(route.name, String(sizeList[k]), t);
       }
+      rss.after_reads = server.rssMb();
+      // Writes: each size in two rounds, taking turns, so both see the same machine.
+      const statuses = ['qualified', 'proposal', 'negotiation', 'won', 'lost', 'new'];
+      const writes = {
+        'POST /deals/{id}/activities (32 writers)': (s: AccountSample, i: number) => ({
+          method: 'POST', path: `/deals/${s.dealIds[(i * 31) % s.dealIds.length]}/activities`, body: { source_app: 'bench', message: `Scale note ${i}`, activity_kind: 'call' },
+        }),
+        'PATCH /deals/{id} status (32 writers)': (s: AccountSample, i: number) => ({
+          method: 'PATCH', path: `/deals/${s.dealIds[(i * 31 + 7) % s.dealIds.length]}`, body: { status: statuses[i % statuses.length] },
+        }),
+      };
+      for (const [label, request] of Object.entries(writes)) {
+        const rounds: Record<string, { p50_ms: number; p99_ms: number; req_per_s: number }[]> = {};
+        for (let round = 0; round < 2; round++) {
+          for (const [k, s] of samples.entries()) {
+            const r = await concurrent(server.url, s.key, 32, WRITES / 2, (i) => request(s, i + round * WRITES));
+            rounds[String(sizeList[k])] ??= [];
+            rounds[String(sizeList[k])].push(r);
+          }
+        }
+        for (const [size, list] of Object.entries(rounds)) {
+          const mean = (f: (r: (typeof list)[number]) => number) => Math.round((list.reduce((a, r) => a + f(r), 0) / list.length) * 100) / 100;
+          record(label, size, { p50_ms: mean((r) => r.p50_ms), p99_ms: mean((r) => r.p99_ms), req_per_s: mean((r) => r.req_per_s) });
+        }
+      }
+      rss.after_writes = server.rssMb();
+      log(`${engine}: measured, server RSS ${rss.after_reads} MB after reads, ${rss.after_writes} MB after writes`);
     } finally {
       await server.stop();
     }
     const small = String(sizeList[0]);
     const large = String(sizeList[sizeList.length - 1]);
     const ratios = Object.fromEntries(Object.entries(routes).map(([route, curve]) => [route, Math.round((curve[large].p50_ms / curve[small].p50_ms) * 100) / 100]));
-    return { seeding_s: seeding, routes, [`p50_ratio_${large}_vs_${small}`]: ratios, rss_mb_after_each_size: rss, storage_mb: await storageMb(scratch.handle) };
+    return { seeding_s: seeding, routes, [`p50_ratio_${large}_vs_${small}`]: ratios, server_rss_mb: rss, storage_mb: await storageMb(scratch.handle) };
   } finally {
     await scratch.drop();
   }
@@ -91,10 +109,13 @@ function table(engine: string, sizeList: number[], routes: Record<string, Curve>
 
 export async function run(_options: BenchOptions): Promise<void> {
   const sizeList = sizes();
-  const engines: Engine[] = postgresBaseUrl() ? ['sqlite', 'postgres'] : ['sqlite'];
+  const engines = (process.env.BENCH_SCALE_ENGINES?.split(',') ?? (postgresBaseUrl() ? ['sqlite', 'postgres'] : ['sqlite'])) as Engine[];
   const result: Record<string, unknown> = { scenario: name, sizes: sizeList, requests_per_route: REQUESTS, writes: WRITES };
   for (const engine of engines) {
-    const figures = await runEngine(engine, sizeList);
+    const figures = await runEngine(engine, sizeList).catch((err: Error) => {
+      log(`${engine}: ${err.stack ?? err.message}`);
+      throw err;
+    });
     table(engine, sizeList, figures.routes);
     result[engine] = figures;
   }
