@@ -8,6 +8,7 @@ import * as scale from './scale.ts';
 import * as soak from './soak.ts';
 import * as faults from './faults.ts';
 import * as dealGet from './deal-get.ts';
+import * as consoleLoad from './console.ts';
 
 /** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
-export const scenarios: Scenario[] = [dealsList, dealGet, dealActivities, analytics, webhooks, webhooksMixed, scale, soak, faults];
+export const scenarios: Scenario[] = [dealsList, dealGet, dealActivities, analytics, webhooks, webhooksMixed, scale, soak, faults, consoleLoad];

@@ -10,7 +10,9 @@ describe('console sign-in, navigation and sign-out (browser)', BROWSER_TEST, () 
   let server: ConsoleServer;
   let browser: Browser;
   before(async () => {
-    [server, browser] = await Promise.all([startConsoleServer(), launchBrowser()]);
+    // Started one after the other: a failed start must not leave the other running (the file would never end).
+    browser = await launchBrowser();
+    server = await startConsoleServer();
   });
   after(async () => {
     await browser?.close();

@@ -60,7 +60,14 @@ export async function startConsoleServer(options: { env?: Record<string, string>
     ...options.env,
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`, child);
+  try {
+    // A busy machine (two cores, several suites at once) can take most of a minute to start a server.
+    await waitForHttp(`${url}/healthz`, child, 90_000);
+  } catch (err) {
+    child.proc.kill('SIGKILL');
+    await database.close();
+    throw err;
+  }
   return {
     url,
     accountId: account.id,

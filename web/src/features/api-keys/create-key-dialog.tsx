@@ -3,6 +3,7 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { CopyButton } from '../../components/copy-button';
 import { Dialog } from '../../components/dialog';
+import { SecretField } from '../../components/secret';
 import { CheckboxGroup, TextField } from '../../components/field';
 import { ApiError } from '../../lib/api';
 import type { ApiKey, Scope } from '../../lib/types';
@@ -58,17 +59,12 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
         <p>
           <strong>{created.name}</strong>, scopes {created.scopes.join(', ')}
         </p>
-        <code className="secret" aria-label="API key secret">
-          {created.secret}
-        </code>
-        <p>
-          <CopyButton text={created.secret} label="Copy secret" />
-        </p>
+        <SecretField label="Secret" value={created.secret} copyLabel="Copy secret" />
         {agent ? (
           <>
             <h3>Use it with an AI agent (MCP)</h3>
             <p>Add this server to the agent's MCP configuration. It can read through every tool and change nothing.</p>
-            <pre aria-label="MCP configuration">{mcp}</pre>
+            <pre tabIndex={0}>{mcp}</pre>
             <CopyButton text={mcp} label="Copy MCP configuration" />
           </>
         ) : null}

@@ -18,6 +18,10 @@ export interface DeliveryFilters {
 
 const REFRESH_MS = 2000;
 
+function attemptSoon(d: { status: string; next_attempt_at: string | null }): boolean {
+  return d.status === 'pending' || (d.next_attempt_at !== null && new Date(d.next_attempt_at).getTime() - Date.now() < 60_000);
+}
+
 export function useEndpoints() {
   return useQuery({ queryKey: ['webhooks', 'endpoints'], queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoints', { params: { query: { per_page: 100 } } })) });
 }
@@ -35,7 +39,7 @@ export function useDeliveries(filters: DeliveryFilters, perPage = 25) {
   return useQuery({
     queryKey: ['webhooks', 'deliveries', filters, perPage],
     queryFn: () => unwrap(api.GET('/api/v1/webhooks/deliveries', { params: { query: { ...filters, per_page: perPage } } })),
-    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending' || (d.status === 'failed' && d.next_attempt_at)) ? REFRESH_MS : false),
+    refetchInterval: (q) => (q.state.data?.data.some(attemptSoon) ? REFRESH_MS : false),
   });
 }
 
@@ -43,7 +47,8 @@ export function useDelivery(id: number) {
   return useQuery({
     queryKey: ['webhooks', 'delivery', id],
     queryFn: () => unwrap(api.GET('/api/v1/webhooks/deliveries/{id}', { params: { path: { id } } })),
-    refetchInterval: (q) => (q.state.data?.status === 'pending' ? REFRESH_MS : false),
+    // Also while an attempt is due within the minute (a Retry, or the first retries of the schedule).
+    refetchInterval: (q) => (q.state.data && attemptSoon(q.state.data) ? REFRESH_MS : false),
   });
 }
 

@@ -76,7 +76,7 @@ export function DeliveryPage() {
                 <td>{a.error ?? '—'}</td>
                 <td>{a.duration_ms} ms</td>
                 <td>{formatDateTime(a.requested_at)}</td>
-                <td>{a.response_body ? <pre className="response-body">{a.response_body}</pre> : <span className="muted">empty</span>}</td>
+                <td>{a.response_body ? <pre className="response-body" tabIndex={0}>{a.response_body}</pre> : <span className="muted">empty</span>}</td>
               </tr>
             ))}
             {d.attempts_log.length === 0 ? (
@@ -89,7 +89,7 @@ export function DeliveryPage() {
       </div>
 
       <h2>Payload</h2>
-      <pre aria-label="Payload">{JSON.stringify(d.payload, null, 2)}</pre>
+      <pre tabIndex={0}>{JSON.stringify(d.payload, null, 2)}</pre>
 
       <h2>Headers sent</h2>
       <p className="muted">Signatures are masked. The timestamp is that of the latest attempt.</p>

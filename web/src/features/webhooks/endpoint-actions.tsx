@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { CopyButton } from '../../components/copy-button';
+import { SecretField } from '../../components/secret';
 import { ConfirmDialog, Dialog } from '../../components/dialog';
 import { SelectField, TextField } from '../../components/field';
 import { ApiError } from '../../lib/api';
@@ -91,12 +91,7 @@ function RotateDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClos
     return (
       <Dialog title="New signing secret" isOpen onOpenChange={(o) => !o && onClose()}>
         <Alert tone="warning">Copy the new secret now: it is shown only this once.</Alert>
-        <code className="secret" aria-label="New signing secret">
-          {result.secret}
-        </code>
-        <p>
-          <CopyButton text={result.secret} label="Copy new secret" />
-        </p>
+        <SecretField label="New signing secret" value={result.secret} copyLabel="Copy new secret" />
         <div className="dialog-actions">
           <Button variant="primary" onClick={onClose}>
             Done

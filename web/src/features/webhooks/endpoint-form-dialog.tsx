@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { CopyButton } from '../../components/copy-button';
+import { SecretField } from '../../components/secret';
 import { Dialog } from '../../components/dialog';
 import { CheckboxGroup, TextField } from '../../components/field';
 import { ApiError } from '../../lib/api';
@@ -59,12 +59,7 @@ export function EndpointFormDialog({ endpoint, isOpen, onOpenChange }: { endpoin
     return (
       <Dialog title="Endpoint added" isOpen={isOpen} onOpenChange={(open) => !open && close()}>
         <Alert tone="warning">Copy the signing secret now: it is shown only this once. Your receiver verifies every delivery with it.</Alert>
-        <code className="secret" aria-label="Signing secret">
-          {secret}
-        </code>
-        <p>
-          <CopyButton text={secret} label="Copy signing secret" />
-        </p>
+        <SecretField label="Signing secret" value={secret} copyLabel="Copy signing secret" />
         <div className="dialog-actions">
           <Button variant="primary" onClick={close}>
             Done

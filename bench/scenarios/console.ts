@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase, type Db } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { seedDemo } from '../../src/demo/seed.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
+import { log, startPinnedServer } from '../lib/processes.ts';
+import type { BenchOptions } from '../lib/types.ts';
+
+export const name = 'console';
+export const description =
+  'Web console in Chromium on a demo database with 100,000 webhook deliveries: cold load (sign-in page to the webhooks page ' +
+  'rendered), the deliveries table (first render, then filter by status); p50/p99 over 20 loads each, against a static ' +
+  'page load and the API call alone measured in the same run. Goal: under 300 ms p50 each.';
+
+const LOADS = 20;
+const DELIVERIES = 100_000;
+const GOAL_MS = 300;
+const CHROMIUM = process.env.CUSTOPS_CHROMIUM ?? '/usr/bin/chromium';
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+}
+
+const stats = (values: number[]) => ({ p50_ms: percentile(values, 50), p99_ms: percentile(values, 99), loads: values.length });
+
+/** 100,000 deliveries to one endpoint of the demo account, in every status, spread over 30 days. */
+async function addDeliveries(db: Db, accountId: number, secretKey: Buffer): Promise<void> {
+  const now = Date.now();
+  const { id: endpointId } = await db
+    .insertInto('webhook_endpoints')
+    .values({
+      account_id: accountId, name: 'CRM sync', url: 'https://hooks.example.com/custops', event_types: JSON.stringify(['deal.created', 'deal.won']),
+      enabled: true, disabled_reason: null, secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()), previous_secret_encrypted: null,
+      previous_secret_expires_at: null, failing_since: null, created_at: now - 31 * 86_400_000, updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const statuses = ['sent', 'sent', 'sent', 'sent', 'failed', 'sent', 'sent', 'sent', 'failed', 'sent'] as const;
+  const BATCH = 1000;
+  for (let start = 0; start < DELIVERIES; start += BATCH) {
+    await db.transaction().execute(async (trx) => {
+      const at = (i: number) => now - Math.floor(((DELIVERIES - i) / DELIVERIES) * 30 * 86_400_000);
+      const events = await trx
+        .insertInto('events')
+        .values(Array.from({ length: BATCH }, (_, k) => {
+          const i = start + k;
+          return { account_id: accountId, public_id: `evt_bench${i}`, event_type: i % 3 ? 'deal.created' : 'deal.won', org_id: 1, payload: `{"id":"evt_bench${i}"}`, created_at: at(i), dispatched_at: at(i) };
+        }))
+        .returning(['id', 'event_type', 'created_at'])
+        .execute();
+      await trx
+        .insertInto('webhook_deliveries')
+        .values(events.map((e, k) => {
+          const status = statuses[(start + k) % statuses.length];
+          return {
+            account_id: accountId, endpoint_id: endpointId, event_id: e.id, event_type: e.event_type, status, attempts: 1, next_attempt_at: null,
+            response_status: status === 'sent' ? 200 : 500, error: status === 'sent' ? null : 'http_status', duration_ms: 40, created_at: e.created_at,
+            last_attempt_at: e.created_at,
+          };
+        }))
+        .execute();
+    });
+  }
+}
+
+export async function run(_options: BenchOptions): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'custops-bench-console-'));
+  let browser: Browser | null = null;
+  try {
+    const databaseUrl = `sqlite:${join(dir, 'console.db')}`;
+    const secret = randomBytes(32).toString('hex');
+    const config = loadConfig({ DATABASE_URL: databaseUrl, CUSTOPS_SECRET_KEY: secret, CUSTOPS_DATA_DIR: dir, LOG_LEVEL: 'silent' });
+    const database = openDatabase(databaseUrl);
+    await migrateToLatest(database.db);
+    const demo = await seedDemo({ db: database.db, clock: systemClock, config }, { seed: 1 });
+    await addDeliveries(database.db, demo.account.id, config.secretKey!);
+    await database.close();
+    log(`${name}: demo account and ${DELIVERIES} deliveries ready`);
+
+    const server = await startPinnedServer('bench/lib/server-child.ts', {
+      DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', CUSTOPS_SECRET_KEY: secret, CUSTOPS_DATA_DIR: dir,
+      CUSTOPS_CONSOLE_RATE_LIMIT_PER_MINUTE: '100000',
+    });
+    // The floor a browser page load cannot beat here: a static page with one heading from a bare node:http server.
+    const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>x</title><h1>Static</h1>'));
+    await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+    const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
+    try {
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      });
+      const cold: number[] = [];
+      const staticLoads: number[] = [];
+      const firstRender: number[] = [];
+      const filter: number[] = [];
+      const apiAlone: number[] = [];
+      let cookie = '';
+      for (let i = 0; i < LOADS; i++) {
+        // Cold: a new browser context (empty cache, no cookie) for every load.
+        const context = await browser.newContext({ baseURL: server.url });
+        const page = await context.newPage();
+        const t0 = performance.now();
+        await page.goto('/');
+        await page.getByLabel('Email').fill(demo.console.email);
+        await page.getByLabel('Password').fill(demo.console.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+        await page.getByRole('link', { name: 'CRM sync' }).waitFor();
+        cold.push(performance.now() - t0);
+        cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+
+        const t1 = performance.now();
+        await page.goto('/webhooks/deliveries');
+        await page.getByRole('link', { name: /^#\d+$/ }).first().waitFor();
+        firstRender.push(performance.now() - t1);
+        const t2 = performance.now();
+        await page.getByLabel('Status').selectOption('failed');
+        await page.getByText(`${DELIVERIES / 5} deliveries`).waitFor();
+        filter.push(performance.now() - t2);
+        await context.close();
+
+        const staticPage = await browser.newPage();
+        const t3 = performance.now();
+        await staticPage.goto(bareUrl);
+        await staticPage.getByRole('heading', { name: 'Static' }).waitFor();
+        staticLoads.push(performance.now() - t3);
+        await staticPage.close();
+
+        const t4 = performance.now();
+        const res = await fetch(`${server.url}/api/v1/webhooks/deliveries?status=failed&per_page=25`, { headers: { cookie } });
+        if (res.status !== 200) throw new Error(`deliveries API answered ${res.status}`);
+        await res.json();
+        apiAlone.push(performance.now() - t4);
+      }
+      const result = {
+        scenario: name,
+        deliveries: DELIVERIES,
+        cold_load: stats(cold),
+        deliveries_first_render: stats(firstRender),
+        deliveries_filter_by_status: stats(filter),
+        goal_p50_ms: GOAL_MS,
+        goal_met: [cold, firstRender, filter].every((v) => percentile(v, 50) < GOAL_MS),
+        baseline: { static_page_load: stats(staticLoads), deliveries_api_alone: stats(apiAlone) },
+        ratio: {
+          cold_load_vs_static_page: +(percentile(cold, 50) / Math.max(1, percentile(staticLoads, 50))).toFixed(1),
+          filter_vs_api_alone: +(percentile(filter, 50) / Math.max(1, percentile(apiAlone, 50))).toFixed(1),
+        },
+      };
+      process.stdout.write(JSON.stringify(result) + '\n');
+    } finally {
+      await browser?.close();
+      bare.close();
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
