@@ -24,7 +24,15 @@ export const description =
   'Webhook delivery from the outbox to a local HTTPS receiver (fan-out, claim, sign, POST, record) on SQLite and PostgreSQL, against a ' +
   'baseline that signs and POSTs the same payloads over keep-alive with no database work; and commit-to-receiver latency.';
 
-const ENTITY = { deal_id: 42, deal: { id: 42, title: 'Renewal 2027 — enterprise plan', status: 'won' } };
+// A deal.won entity of the real shape (the payload schema types emitEvent): what the service sends.
+const ENTITY = {
+  deal_id: 42,
+  deal: {
+    id: 42, org_id: 1, contact_id: null, owner_user_id: null, title: 'Renewal 2027 — enterprise plan', status: 'won' as const, value: '12500.00', currency: 'EUR',
+    payment_customer_id: null, next_followup_at: null, lost_reason: null, closed_at: '2026-11-20T10:00:00.000Z', closed_by_user_id: null,
+    last_activity_at: '2026-11-20T10:00:00.000Z', created_at: '2026-11-01T09:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z',
+  },
+};
 const ROUNDS = 3;
 const CONCURRENCY = 10; // the dispatcher's per-endpoint cap: one endpoint, so the baseline gets the same
 

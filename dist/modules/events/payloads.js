@@ -42,25 +42,26 @@ export const FIRES_WHEN = {
     'support.ticket.closed': 'A ticket is closed.',
     'support.log.created': 'A support log is written (the first log of a new ticket included).',
 };
-function payloadSchema(type) {
-    return Type.Object({
+/** The fields every payload starts with. */
+function common(type) {
+    return {
         id: Type.String({ pattern: '^evt_', description: 'The event id: the same on every retry (X-Service-Event-Id, webhook-id); de-duplicate on it.' }),
         event_type: Type.Literal(type, { description: 'Equals X-Service-Event.' }),
         org_id: Id('The customer org the entity belongs to.'),
         timestamp: Type.String({ format: 'date-time', description: 'Emission time, ISO-8601 UTC with milliseconds.' }),
-        ...entities[type],
-    }, { title: payloadTitle(type), description: FIRES_WHEN[type], additionalProperties: false });
+    };
 }
+const options = (type) => ({ title: payloadTitle(type), description: FIRES_WHEN[type], additionalProperties: false });
 /** `deal.activity.created` → `DealActivityCreatedEvent`. */
 export function payloadTitle(type) {
     return type.split('.').map((w) => w.split('_').map((p) => p[0].toUpperCase() + p.slice(1)).join('')).join('') + 'Event';
 }
 export const EVENT_PAYLOADS = {
-    'deal.created': payloadSchema('deal.created'),
-    'deal.won': payloadSchema('deal.won'),
-    'deal.lost': payloadSchema('deal.lost'),
-    'deal.activity.created': payloadSchema('deal.activity.created'),
-    'support.ticket.opened': payloadSchema('support.ticket.opened'),
-    'support.ticket.closed': payloadSchema('support.ticket.closed'),
-    'support.log.created': payloadSchema('support.log.created'),
+    'deal.created': Type.Object({ ...common('deal.created'), ...entities['deal.created'] }, options('deal.created')),
+    'deal.won': Type.Object({ ...common('deal.won'), ...entities['deal.won'] }, options('deal.won')),
+    'deal.lost': Type.Object({ ...common('deal.lost'), ...entities['deal.lost'] }, options('deal.lost')),
+    'deal.activity.created': Type.Object({ ...common('deal.activity.created'), ...entities['deal.activity.created'] }, options('deal.activity.created')),
+    'support.ticket.opened': Type.Object({ ...common('support.ticket.opened'), ...entities['support.ticket.opened'] }, options('support.ticket.opened')),
+    'support.ticket.closed': Type.Object({ ...common('support.ticket.closed'), ...entities['support.ticket.closed'] }, options('support.ticket.closed')),
+    'support.log.created': Type.Object({ ...common('support.log.created'), ...entities['support.log.created'] }, options('support.log.created')),
 };

@@ -54,18 +54,17 @@ export const FIRES_WHEN: Record<EventType, string> = {
   'support.log.created': 'A support log is written (the first log of a new ticket included).',
 };
 
-function payloadSchema<T extends EventType>(type: T) {
-  return Type.Object(
-    {
-      id: Type.String({ pattern: '^evt_', description: 'The event id: the same on every retry (X-Service-Event-Id, webhook-id); de-duplicate on it.' }),
-      event_type: Type.Literal(type, { description: 'Equals X-Service-Event.' }),
-      org_id: Id('The customer org the entity belongs to.'),
-      timestamp: Type.String({ format: 'date-time', description: 'Emission time, ISO-8601 UTC with milliseconds.' }),
-      ...entities[type],
-    },
-    { title: payloadTitle(type), description: FIRES_WHEN[type], additionalProperties: false },
-  );
+/** The fields every payload starts with. */
+function common<T extends EventType>(type: T) {
+  return {
+    id: Type.String({ pattern: '^evt_', description: 'The event id: the same on every retry (X-Service-Event-Id, webhook-id); de-duplicate on it.' }),
+    event_type: Type.Literal(type, { description: 'Equals X-Service-Event.' }),
+    org_id: Id('The customer org the entity belongs to.'),
+    timestamp: Type.String({ format: 'date-time', description: 'Emission time, ISO-8601 UTC with milliseconds.' }),
+  };
 }
+
+const options = (type: EventType) => ({ title: payloadTitle(type), description: FIRES_WHEN[type], additionalProperties: false });
 
 /** `deal.activity.created` → `DealActivityCreatedEvent`. */
 export function payloadTitle(type: EventType): string {
@@ -73,14 +72,14 @@ export function payloadTitle(type: EventType): string {
 }
 
 export const EVENT_PAYLOADS = {
-  'deal.created': payloadSchema('deal.created'),
-  'deal.won': payloadSchema('deal.won'),
-  'deal.lost': payloadSchema('deal.lost'),
-  'deal.activity.created': payloadSchema('deal.activity.created'),
-  'support.ticket.opened': payloadSchema('support.ticket.opened'),
-  'support.ticket.closed': payloadSchema('support.ticket.closed'),
-  'support.log.created': payloadSchema('support.log.created'),
-} as const;
+  'deal.created': Type.Object({ ...common('deal.created'), ...entities['deal.created'] }, options('deal.created')),
+  'deal.won': Type.Object({ ...common('deal.won'), ...entities['deal.won'] }, options('deal.won')),
+  'deal.lost': Type.Object({ ...common('deal.lost'), ...entities['deal.lost'] }, options('deal.lost')),
+  'deal.activity.created': Type.Object({ ...common('deal.activity.created'), ...entities['deal.activity.created'] }, options('deal.activity.created')),
+  'support.ticket.opened': Type.Object({ ...common('support.ticket.opened'), ...entities['support.ticket.opened'] }, options('support.ticket.opened')),
+  'support.ticket.closed': Type.Object({ ...common('support.ticket.closed'), ...entities['support.ticket.closed'] }, options('support.ticket.closed')),
+  'support.log.created': Type.Object({ ...common('support.log.created'), ...entities['support.log.created'] }, options('support.log.created')),
+};
 
 export type EventPayload<T extends EventType> = Static<(typeof EVENT_PAYLOADS)[T]>;
 /** The entity fields of each event type: the payload without id, event_type, org_id and timestamp. */

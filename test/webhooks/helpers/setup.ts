@@ -63,7 +63,7 @@ export async function emit<T extends EventType>(h: Harness, accountId: number, t
 const deal = {
   id: 11, org_id: 7, contact_id: null, owner_user_id: null, title: 'Renewal 2027', status: 'won' as const, value: '1250.00', currency: 'EUR',
   payment_customer_id: null, next_followup_at: null, lost_reason: null, closed_at: '2026-11-20T10:00:00.000Z', closed_by_user_id: null,
-  created_at: '2026-11-01T09:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z',
+  last_activity_at: '2026-11-20T10:00:00.000Z', created_at: '2026-11-01T09:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z',
 };
 export const SAMPLE_ENTITIES: { [K in EventType]: EventEntities[K] } = {
   'deal.created': { deal_id: 11, deal: { ...deal, status: 'new', closed_at: null } },
