@@ -49,7 +49,10 @@ export const localAuthChanges = { count: 0 };
 
 /** The PostgreSQL channel a revocation notifies (on commit), so every process drops its key cache. */
 export const AUTH_CHANNEL = 'custops_auth';
-/** The advisory lock every live PostgreSQL key cache holds shared ("auth" in ASCII). */
+/**
+ * The advisory lock every live PostgreSQL key cache holds shared: ("auth" in ASCII, the schema's
+ * hash), so processes on other schemas of one database (tests) never wait for each other.
+ */
 export const AUTH_LOCK = 0x61757468;
 const AWAIT_CACHES_TIMEOUT = '5s';
 
@@ -65,7 +68,7 @@ export async function awaitKeyCaches(db: Executor): Promise<void> {
     .transaction()
     .execute(async (trx) => {
       await sql.raw(`set local lock_timeout = '${AWAIT_CACHES_TIMEOUT}'`).execute(trx);
-      await sql`select pg_advisory_xact_lock(${AUTH_LOCK})`.execute(trx);
+      await sql`select pg_advisory_xact_lock(${AUTH_LOCK}, hashtext(current_schema()))`.execute(trx);
     })
     .catch(() => {});
 }

@@ -140,13 +140,13 @@ export class KeyCache {
           this.#drop();
           // Tell the revoker this process has dropped its keys: let go of the shared lock it waits to take
           // exclusively, and queue for it again (granted once the revoker is through).
-          c.query('select pg_advisory_unlock_shared($1), pg_advisory_lock_shared($1)', [AUTH_LOCK]).catch((err: Error) => lost(err));
+          c.query('select pg_advisory_unlock_shared($1, hashtext(current_schema())), pg_advisory_lock_shared($1, hashtext(current_schema()))', [AUTH_LOCK]).catch((err: Error) => lost(err));
         });
         c.on('error', lost);
         c.on('end', () => lost());
         try {
           await c.query(`listen ${AUTH_CHANNEL}`);
-          await c.query('select pg_advisory_lock_shared($1)', [AUTH_LOCK]);
+          await c.query('select pg_advisory_lock_shared($1, hashtext(current_schema()))', [AUTH_LOCK]);
         } catch (err) {
           c.release(err as Error);
           again();
