@@ -29,6 +29,7 @@ import { registerDealRoutes, dealSchemas } from './modules/deals/deals.routes.ts
 import { registerSupportRoutes, supportSchemas } from './modules/support/support.routes.ts';
 import { registerActivityRoutes, activitySchemas } from './modules/activity/activity.routes.ts';
 import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
+import { registerHttpMetrics } from './http/http-metrics.ts';
 import { registerEventRoutes } from './modules/events/events.routes.ts';
 import { registerMetricsRoute, registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.ts';
 import fastifyCookie from '@fastify/cookie';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     });
   });
 
+  const httpMetrics = registerHttpMetrics(app);
   const routePatterns = collectRoutePatterns(app);
   registerErrorHandling(app, routePatterns, (err, reason) => deps.database.status.failed(err, reason));
   deps.database.status.attachLog(app.log);
@@ -160,7 +162,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
 
   const dependencies = { db: deps.database.db, database: deps.database.status, rateLimit: store };
   registerMetaRoutes(app, moduleDeps, dependencies);
-  registerMetricsRoute(app, moduleDeps, { onRequest: metricsAccess(config.metricsToken), registries: [createDependencyRegistry(dependencies)] });
+  registerMetricsRoute(app, moduleDeps, { onRequest: metricsAccess(config.metricsToken), registries: [createDependencyRegistry(dependencies), httpMetrics] });
   await app.register(
     async (api) => {
       const v1 = api as unknown as App;

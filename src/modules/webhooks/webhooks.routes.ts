@@ -185,7 +185,8 @@ const metricsRouteSchema = {
   description:
     'Prometheus text format, for `Authorization: Bearer <CUSTOPS_METRICS_TOKEN>`; without a configured token the route does not exist (404), as it counts across every account. ' +
     'Webhook delivery counts by status, queue depth and oldest due age (read from the database, the same from any process); ' +
-    'this process\'s delivery attempts and their latency; dependency state.',
+    'this process\'s delivery attempts and their latency; dependency state; HTTP requests of this process by method, route pattern and status ' +
+    '(`custops_http_requests_total`) with their latency (`custops_http_request_duration_seconds`).',
   tags: ['meta'],
   security: [{ metricsToken: [] }],
   response: {

@@ -1,0 +1,30 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+import type { App } from './types.ts';
+
+/**
+ * HTTP requests of this process by method, route pattern (never the raw URL, so ids do not explode
+ * the series) and status, with their latency. One registry per app, read by GET /metrics.
+ */
+export function registerHttpMetrics(app: App): Registry {
+  const registry = new Registry();
+  const requests = new Counter({
+    name: 'custops_http_requests_total',
+    help: 'HTTP requests answered by this process, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'custops_http_request_duration_seconds',
+    help: 'Time from request to response of this process, by method, route pattern and status, in seconds.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // Unmatched URLs (404s) share one label rather than one series per probe.
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
+  return registry;
+}
