@@ -31,6 +31,7 @@ import { registerActivityRoutes, activitySchemas } from './modules/activity/acti
 import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
 import { registerHttpMetrics } from './http/http-metrics.ts';
 import { registerEventRoutes } from './modules/events/events.routes.ts';
+import { registerMcpRoute } from './mcp/http.ts';
 import { registerMetricsRoute, registerWebhookRoutes, webhookSchemas } from './modules/webhooks/webhooks.routes.ts';
 import fastifyCookie from '@fastify/cookie';
 import { registerSessionRoutes, sessionSchemas } from './modules/sessions/sessions.routes.ts';
@@ -182,6 +183,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     },
     { prefix: API_PREFIX },
   );
+  // The same operations as MCP tools for AI agents, built from the OpenAPI document once the routes above are in.
+  await registerMcpRoute(app, { db: deps.database.db, clock, defaultRateLimit: config.rateLimitPerMinute, bodyLimit: BODY_LIMIT, version: VERSION });
   // The web console at / (same origin as the API, so the session cookie reaches /api/v1).
   await registerConsole(app);
   return app;

@@ -44,6 +44,36 @@ export function signatureMatches(secret: string, rawBody: Buffer | undefined, si
 }
 
 /**
+ * The API key a request carries, as its AuthContext; 401 `unauthorized` when it is missing, unknown or
+ * revoked. Also used by the MCP endpoint, which takes API keys only.
+ */
+export async function authenticateApiKey(
+  opts: Pick<AuthOptions, 'db' | 'keys' | 'clock' | 'defaultRateLimit'>,
+  request: FastifyRequest,
+  lastTouched: Map<number, number>,
+): Promise<AuthContext> {
+  const secret = readBearer(request.headers.authorization);
+  if (!secret) throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
+  const secretHash = sha256Hex(secret);
+  const key = await opts.keys.find(secretHash);
+  if (!key || key.revoked_at !== null) throw new AppError('unauthorized', 'The API key is invalid or revoked.');
+  const now = opts.clock.now();
+  if (now - (lastTouched.get(key.id) ?? key.last_used_at ?? 0) > TOUCH_EVERY_MS) {
+    lastTouched.set(key.id, now);
+    // last_used_at is advisory: written at most once a minute per key per process, off the request path.
+    touchKey(opts.db, key.id, now).catch((err) => request.log.warn({ err }, 'could not record key use'));
+  }
+  return {
+    accountId: Number(key.account_id),
+    keyId: Number(key.id),
+    scopes: parseStoredScopes(key.scopes),
+    rateLimitPerMinute: key.rate_limit_per_minute ?? opts.defaultRateLimit,
+    // Counted by a digest of the secret, not the row id: ids repeat across databases sharing one Redis.
+    rateLimitKey: secretHash.slice(0, 32),
+  };
+}
+
+/**
  * The checks of every authenticated route, in the order decisions.md fixes:
  * authentication (401) → signature (403) → rate limit (429) → scope (403); then the body's
  * JSON syntax (422) and schema validation. Public routes (`config.scope === null`) skip them.
@@ -70,25 +100,7 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
       }
       if (config.session === 'only') throw new AppError('unauthorized', 'Sign in to the console first.');
     }
-    const secret = readBearer(request.headers.authorization);
-    if (!secret) throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
-    const secretHash = sha256Hex(secret);
-    const key = await opts.keys.find(secretHash);
-    if (!key || key.revoked_at !== null) throw new AppError('unauthorized', 'The API key is invalid or revoked.');
-    request.auth = {
-      accountId: Number(key.account_id),
-      keyId: Number(key.id),
-      scopes: parseStoredScopes(key.scopes),
-      rateLimitPerMinute: key.rate_limit_per_minute ?? opts.defaultRateLimit,
-      // Counted by a digest of the secret, not the row id: ids repeat across databases sharing one Redis.
-      rateLimitKey: secretHash.slice(0, 32),
-    };
-    const now = opts.clock.now();
-    if (now - (lastTouched.get(key.id) ?? key.last_used_at ?? 0) > TOUCH_EVERY_MS) {
-      lastTouched.set(key.id, now);
-      // last_used_at is advisory: written at most once a minute per key per process, off the request path.
-      touchKey(opts.db, key.id, now).catch((err) => request.log.warn({ err }, 'could not record key use'));
-    }
+    request.auth = await authenticateApiKey(opts, request, lastTouched);
   });
 
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {

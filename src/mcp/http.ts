@@ -1,0 +1,113 @@
+import type { FastifyRequest } from 'fastify';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import type { Db } from '../db/database.ts';
+import { authenticate, readBearer } from '../http/auth.ts';
+import { AppError } from '../lib/errors.ts';
+import type { App, AuthContext } from '../http/types.ts';
+import type { Clock } from '../lib/clock.ts';
+import { buildToolCatalog, type OpenApiDocument, type ToolCatalog } from './catalog.ts';
+import { buildMcpServer, type ToolCaller } from './server.ts';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpRouteOptions {
+  db: Db;
+  clock: Clock;
+  defaultRateLimit: number;
+  bodyLimit: number;
+  version: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key of a request to the MCP endpoint. */
+    mcpAuth: AuthContext | null;
+  }
+}
+
+// Headers that describe the connection, not the message: the web Request sets its own.
+const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect']);
+
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(`http://${request.host || 'localhost'}${request.url}`, { method: 'POST', headers, body: request.rawBody ?? new Uint8Array() });
+}
+
+/**
+ * `POST /mcp`: the Model Context Protocol over Streamable HTTP, stateless (each POST carries the
+ * API key; GET and DELETE answer 405 like any other method a path lacks). The official SDK parses
+ * and answers JSON-RPC; each tool call is then the REST request itself, run through Fastify's
+ * injector with the caller's key, so every check, write, event and log line is the REST one.
+ */
+export async function registerMcpRoute(app: App, opts: McpRouteOptions): Promise<void> {
+  let catalog: ToolCatalog | null = null;
+  // The document is complete once every route is registered; a route whose schema cannot be a tool stops the start.
+  app.addHook('onReady', async () => {
+    catalog = buildToolCatalog(app.swagger() as unknown as OpenApiDocument);
+  });
+  const lastTouched = new Map<number, number>();
+
+  const handler = createMcpHandler(
+    ({ authInfo }) => {
+      const caller = authInfo?.extra?.caller as ToolCaller | undefined;
+      if (!caller || !catalog) throw new Error('MCP request without an authenticated caller');
+      return buildMcpServer(catalog, caller, opts.version);
+    },
+    { maxRequestBodySize: opts.bodyLimit, onerror: (err) => app.log.debug({ err }, 'mcp request refused') },
+  );
+  app.addHook('onClose', async () => handler.close());
+
+  await app.register(async (scope) => {
+    // The SDK reads the JSON-RPC itself (a syntax error is its -32700 with HTTP 400): keep the raw bytes only.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: opts.bodyLimit }, (request, body, done) => {
+      request.rawBody = body as Buffer;
+      done(null, undefined);
+    });
+    scope.decorateRequest('mcpAuth', null);
+
+    scope.post(
+      MCP_PATH,
+      {
+        // Not a REST operation (no scope of its own): the key is checked here, and each tool call is checked again as REST.
+        config: { scope: null },
+        schema: { hide: true },
+        onRequest: async (request) => {
+          try {
+            request.mcpAuth = await authenticate(opts, request, lastTouched);
+          } catch (err) {
+            if (err instanceof AppError && err.code === 'unauthorized') {
+              throw new AppError(err.code, err.message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+            }
+            throw err;
+          }
+        },
+      },
+      async (request, reply) => {
+        const auth = request.mcpAuth!;
+        const apiKey = readBearer(request.headers.authorization)!;
+        const caller: ToolCaller = {
+          apiKey,
+          scopes: auth.scopes,
+          requestId: String(request.id),
+          log: request.log,
+          rest: async (rest) => {
+            const res = await app.inject({ method: rest.method as 'GET', url: rest.url, headers: rest.headers, payload: rest.payload });
+            return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+          },
+        };
+        const authInfo: AuthInfo = {
+          token: apiKey,
+          clientId: `key_${auth.keyId}`,
+          scopes: auth.scopes ? [...auth.scopes] : ['*'],
+          extra: { caller },
+        };
+        return reply.send(await handler.fetch(webRequest(request), { authInfo }));
+      },
+    );
+  });
+}
