@@ -6,9 +6,8 @@ import { AppError } from '../lib/errors.ts';
 import type { App, AuthContext } from '../http/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { buildToolCatalog, type OpenApiDocument, type ToolCatalog } from './catalog.ts';
+import { MCP_PATH } from './names.ts';
 import { buildMcpServer, type ToolCaller } from './server.ts';
-
-export const MCP_PATH = '/mcp';
 
 export interface McpRouteOptions {
   db: Db;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { toolAllowed, type ToolCatalog } from './catalog.ts';
+import { SERVER_NAME } from './names.ts';
 import { MissingPathArgument, toRestRequest, toToolResult, type RestRequest, type RestResponse } from './rest-call.ts';
 
 /** Who calls, and how a REST request is carried out for them. */
@@ -13,8 +14,6 @@ export interface ToolCaller {
   log: FastifyBaseLogger;
   rest(request: RestRequest): Promise<RestResponse>;
 }
-
-export const SERVER_NAME = 'custops';
 
 /**
  * One MCP server instance for one caller: `tools/list` shows the tools the key's scopes allow;
