@@ -129,7 +129,7 @@ for (const engine of engines()) {
           path = path.replace(match[0], String(args[match[1]]));
         }
         Object.assign(args, EXTRA_ARGS[tool.name] ?? {});
-        const query = new URLSearchParams(Object.entries(EXTRA_ARGS[tool.name] ?? {}).map(([k, v]) => [k, String(v)]));
+        const query = new URLSearchParams(Object.entries(EXTRA_ARGS[tool.name] ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
         const rest = await served.rest('GET', query.size ? `${path}?${query}` : path, a.key);
         assert.equal(rest.status, 200, `${tool.name}: ${JSON.stringify(rest.body)}`);
         for (const [name, client] of [['http', http], ['stdio', stdio]] as const) {

@@ -73,6 +73,15 @@ for (const engine of engines()) {
       });
     }
 
+    test('a 2025-era client (initialize handshake, no per-request envelope) gets the same tools and answers', async () => {
+      const modern = await toolNames(await httpClient(served.url, a.key, 'modern'));
+      const legacy = await httpClient(served.url, a.key, 'legacy');
+      assert.equal(legacy.getNegotiatedProtocolVersion()?.startsWith('2025'), true, legacy.getNegotiatedProtocolVersion());
+      const call = await legacy.callTool({ name: 'listOrgs', arguments: {} });
+      assert.deepEqual(call.structuredContent, (await served.rest('GET', '/api/v1/orgs', a.key)).body);
+      assert.deepEqual(await toolNames(legacy), modern);
+    });
+
     test('each tool: inputSchema joins path (required), query and body; annotations follow the method; outputSchema where success is an object', async () => {
       const tools = await toolNames(await httpClient(served.url, a.key));
       const byName = new Map(tools.map((t) => [t.name, t]));
@@ -96,7 +105,7 @@ for (const engine of engines()) {
       const createDeal = byName.get('createDeal')!;
       assert.ok(createDeal.inputSchema.required?.includes('title'));
       assert.equal(createDeal.outputSchema?.type, 'object');
-      assert.ok(createDeal.outputSchema?.properties && 'status' in createDeal.outputSchema.properties);
+      assert.ok(Object.hasOwn(createDeal.outputSchema?.properties ?? {}, 'status'));
       const listDeals = byName.get('listDeals')!;
       assert.deepEqual(Object.keys(listDeals.outputSchema?.properties ?? {}).sort(), ['data', 'pagination']);
       const del = byName.get('deleteWebhookEndpoint')!;
