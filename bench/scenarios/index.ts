@@ -9,6 +9,7 @@ import * as soak from './soak.ts';
 import * as faults from './faults.ts';
 import * as dealGet from './deal-get.ts';
 import * as consoleLoad from './console.ts';
+import * as mcpTools from './mcp-tools.ts';
 
 /** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
-export const scenarios: Scenario[] = [dealsList, dealGet, dealActivities, analytics, webhooks, webhooksMixed, scale, soak, faults, consoleLoad];
+export const scenarios: Scenario[] = [dealsList, dealGet, dealActivities, analytics, webhooks, webhooksMixed, scale, soak, faults, consoleLoad, mcpTools];

@@ -27,13 +27,25 @@ declare module 'fastify' {
 // Headers that describe the connection, not the message: the web Request sets its own.
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect']);
 
-function webRequest(request: FastifyRequest): Request {
+/**
+ * The request as the SDK's web-standard handler takes it. Valid JSON is handed over parsed (the
+ * SDK then reads no body); anything else goes as the raw bytes, so the SDK itself answers -32700.
+ */
+function webRequest(request: FastifyRequest): { request: Request; parsedBody: unknown } {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  return new Request(`http://${request.host || 'localhost'}${request.url}`, { method: 'POST', headers, body: request.rawBody ?? new Uint8Array() });
+  const raw = request.rawBody ?? Buffer.alloc(0);
+  let parsedBody: unknown;
+  try {
+    parsedBody = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+  } catch {
+    parsedBody = undefined;
+  }
+  const url = `http://${request.host || 'localhost'}${request.url}`;
+  return { request: new Request(url, { method: 'POST', headers, body: parsedBody === undefined ? raw : undefined }), parsedBody };
 }
 
 /**
@@ -105,7 +117,14 @@ export async function registerMcpRoute(app: App, opts: McpRouteOptions): Promise
           scopes: auth.scopes ? [...auth.scopes] : ['*'],
           extra: { caller },
         };
-        return reply.send(await handler.fetch(webRequest(request), { authInfo }));
+        const web = webRequest(request);
+        const response = await handler.fetch(web.request, { authInfo, parsedBody: web.parsedBody });
+        // A stream (SSE for 2025-era clients) is passed through as it comes; a JSON answer is sent as text,
+        // which costs less than piping its web stream.
+        if (!response.body || response.headers.get('content-type')?.startsWith('text/event-stream')) return reply.send(response);
+        reply.code(response.status);
+        for (const [name, value] of response.headers) reply.header(name, value);
+        return reply.send(await response.text());
       },
     );
   });

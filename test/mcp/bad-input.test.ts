@@ -98,6 +98,14 @@ for (const engine of engines()) {
       }
     });
 
+    test('a body that is not application/json: 415; X-Service-Signature is not used on /mcp', async () => {
+      const res = await rawMcp(served.url, JSONRPC_LIST, { authorization: `Bearer ${a.key}`, 'content-type': 'text/plain' });
+      assert.equal(res.status, 415);
+      assert.equal(res.json.error, 'unsupported_media_type');
+      const signed = await rawMcp(served.url, JSONRPC_LIST, { authorization: `Bearer ${a.key}`, 'x-service-signature': 'deadbeef' });
+      assert.equal(signed.status, 200, signed.text);
+    });
+
     test('a body over 1 MiB: 413 payload_too_large', async () => {
       const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listDeals', arguments: { q: 'x'.repeat(1024 * 1024) } } });
       const res = await rawMcp(served.url, big, { authorization: `Bearer ${a.key}` });
