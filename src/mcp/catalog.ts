@@ -40,6 +40,8 @@ export interface CatalogTool {
   queryParams: string[];
   /** Whether the operation takes a JSON body (its fields are the remaining arguments). */
   hasBody: boolean;
+  /** The body is the `body` argument as a whole (it is not an object of named fields). */
+  wholeBody: boolean;
   /** A write without a body field for it: `idempotency_key` travels as the Idempotency-Key header. */
   idempotencyKeyAsHeader: boolean;
   /** Any one of these scopes grants the tool. */
@@ -54,6 +56,7 @@ export interface ToolCatalog {
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 const WRITE_METHODS = new Set(['put', 'post', 'patch', 'delete']);
 const COMPONENT_REF = '#/components/schemas/';
+export const WHOLE_BODY = 'body';
 const IDEMPOTENCY_KEY: JsonSchema = {
   type: 'string',
   minLength: 1,
@@ -152,15 +155,23 @@ function toolFor(path: string, method: (typeof METHODS)[number], op: OpenApiOper
   const bodySchema = deref(op.requestBody?.content?.['application/json']?.schema, components);
   const hasBody = bodySchema !== undefined;
   let strict = false;
+  let wholeBody = false;
   if (bodySchema) {
     const body = localise(bodySchema, components, defs) as JsonSchema;
-    const fields = (body.properties ?? null) as Record<string, unknown> | null;
-    if (body.type !== 'object' || !fields) throw new Error(`${name}: its body is not one JSON object with properties`);
-    for (const [field, schema] of Object.entries(fields)) claim(field, schema);
-    const bodyRequired = Array.isArray(body.required) ? (body.required as string[]) : [];
-    // An optional body keeps its fields optional; a required one keeps its own list.
-    if (op.requestBody?.required !== false) required.push(...bodyRequired);
-    strict = body.additionalProperties === false;
+    const fields = body.type === 'object' && body.properties && typeof body.properties === 'object' ? (body.properties as Record<string, unknown>) : null;
+    if (fields) {
+      for (const [field, schema] of Object.entries(fields)) claim(field, schema);
+      const bodyRequired = Array.isArray(body.required) ? (body.required as string[]) : [];
+      // An optional body keeps its fields optional; a required one keeps its own list.
+      if (op.requestBody?.required !== false) required.push(...bodyRequired);
+      strict = body.additionalProperties === false;
+    } else {
+      // A body that is not an object of named fields (an array, a free-form object) is one argument.
+      wholeBody = true;
+      claim(WHOLE_BODY, { ...body, description: body.description ?? 'The request body.' });
+      if (op.requestBody?.required !== false) required.push(WHOLE_BODY);
+      strict = true;
+    }
   }
 
   const write = WRITE_METHODS.has(method);
@@ -208,6 +219,7 @@ function toolFor(path: string, method: (typeof METHODS)[number], op: OpenApiOper
     pathParams,
     queryParams,
     hasBody,
+    wholeBody,
     idempotencyKeyAsHeader,
     scopes,
   };

@@ -44,7 +44,8 @@ function webRequest(request: FastifyRequest): { request: Request; parsedBody: un
   } catch {
     parsedBody = undefined;
   }
-  const url = `http://${request.host || 'localhost'}${request.url}`;
+  // The SDK routes on the body and headers only; a fixed origin keeps an odd Host header from failing the URL.
+  const url = `http://localhost${request.url}`;
   return { request: new Request(url, { method: 'POST', headers, body: parsedBody === undefined ? raw : undefined }), parsedBody };
 }
 

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { CatalogTool } from './catalog.ts';
+import { WHOLE_BODY, type CatalogTool } from './catalog.ts';
 
 /** The REST request a tool call stands for. */
 export interface RestRequest {
@@ -64,7 +64,7 @@ export function toRestRequest(tool: CatalogTool, args: Record<string, unknown>, 
   const request: RestRequest = { method: tool.method, url: path + search, headers };
   if (tool.hasBody) {
     headers['content-type'] = 'application/json';
-    request.payload = JSON.stringify(body);
+    request.payload = JSON.stringify(tool.wholeBody ? (body[WHOLE_BODY] ?? {}) : body);
   }
   return request;
 }
