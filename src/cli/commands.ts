@@ -7,6 +7,7 @@ import { keyListCommand } from './key-list.ts';
 import { keyRevokeCommand } from './key-revoke.ts';
 import { listenCommand } from './listen.ts';
 import { secretKeyRotateCommand } from './secret-key-rotate.ts';
+import { mcpCommand } from './mcp.ts';
 import { migrateCommand } from './migrate.ts';
 import { seedCommand } from './seed.ts';
 import { serveCommand } from './serve.ts';
@@ -33,4 +34,5 @@ export const commands: readonly Command[] = [
   demoCommand,
   seedCommand,
   backupCommand,
+  mcpCommand,
 ];

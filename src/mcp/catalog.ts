@@ -107,9 +107,8 @@ function localise(schema: unknown, components: Record<string, JsonSchema>, defs:
         defs.set(name, localise(component, components, defs) as JsonSchema);
       }
       out.$ref = `#/$defs/${name}`;
-    } else if (key.startsWith('x-')) {
-      continue; // OpenAPI extensions mean nothing to a JSON Schema validator
-    } else {
+    } else if (!key.startsWith('x-')) {
+      // (OpenAPI extensions, `x-…`, mean nothing to a JSON Schema validator and are left out.)
       out[key] = localise(value, components, defs);
     }
   }
