@@ -83,8 +83,15 @@ export async function run(options: BenchOptions): Promise<void> {
         options,
         (round) => log(`${name}: round ${round}`),
       );
+      // Under saturation p50 is mostly queueing, so the latency a tool call adds is measured on one connection.
+      log(`${name}: the same pair on one connection, for latency`);
+      const [restOne, toolOne] = await alternate(
+        { url: server.url + REST_PATH, headers: auth },
+        { url: `${server.url}/mcp`, headers: mcpHeaders, method: 'POST', body },
+        { ...options, connections: 1 },
+      );
       const ratio = Math.round((toolLoad.req_per_s / restLoad.req_per_s) * 1000) / 1000;
-      const p50Gap = Math.round((toolLoad.p50_ms - restLoad.p50_ms) * 100) / 100;
+      const p50Gap = Math.round((toolOne.p50_ms - restOne.p50_ms) * 100) / 100;
       process.stdout.write(
         JSON.stringify({
           scenario: name,
@@ -93,7 +100,8 @@ export async function run(options: BenchOptions): Promise<void> {
           duration_s: options.durationSeconds,
           ...summary(toolLoad),
           baseline: summary(restLoad),
-          // Tool-call throughput as a fraction of the same REST request's (goal ≥ 0.8), and the p50 gap (goal ≤ 1 ms).
+          // Tool-call throughput as a fraction of the same REST request's (goal ≥ 0.8), and the p50 gap on one connection (goal ≤ 1 ms).
+          one_connection: { tool: summary(toolOne), rest: summary(restOne) },
           ratio,
           p50_gap_ms: p50Gap,
           goal_met: ratio >= 0.8 && p50Gap <= 1,

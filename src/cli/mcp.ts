@@ -1,5 +1,4 @@
 import { VERSION } from '../app.ts';
-import { GatewayStartError, serveStdioGateway } from '../mcp/stdio.ts';
 import { defineCommand, UsageError } from './command.ts';
 
 const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -22,6 +21,8 @@ export const mcpCommand = defineCommand({
     if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new UsageError(`--url must be an http:// or https:// URL, not "${url}"`);
     const apiKey = ctx.env.CUSTOPS_API_KEY?.trim();
     if (!apiKey) throw new UsageError('CUSTOPS_API_KEY is not set: export the API key the tools act with (custops key create ... --scopes read)');
+    // Loaded here: the other commands need none of the MCP SDK.
+    const { GatewayStartError, serveStdioGateway } = await import('../mcp/stdio.ts');
     try {
       await serveStdioGateway({ url, apiKey, version: VERSION });
       return 0;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Db } from '../db/database.ts';
 import { authenticate, readBearer } from '../http/auth.ts';
 import { AppError } from '../lib/errors.ts';
@@ -7,7 +7,7 @@ import type { App, AuthContext } from '../http/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { buildToolCatalog, type OpenApiDocument, type ToolCatalog } from './catalog.ts';
 import { MCP_PATH } from './names.ts';
-import { buildMcpServer, type ToolCaller } from './server.ts';
+import type { ToolCaller } from './server.ts';
 
 export interface McpRouteOptions {
   db: Db;
@@ -63,15 +63,22 @@ export async function registerMcpRoute(app: App, opts: McpRouteOptions): Promise
   });
   const lastTouched = new Map<number, number>();
 
-  const handler = createMcpHandler(
-    ({ authInfo }) => {
-      const caller = authInfo?.extra?.caller as ToolCaller | undefined;
-      if (!caller || !catalog) throw new Error('MCP request without an authenticated caller');
-      return buildMcpServer(catalog, caller, opts.version);
-    },
-    { maxRequestBodySize: opts.bodyLimit, onerror: (err) => app.log.debug({ err }, 'mcp request refused') },
-  );
-  app.addHook('onClose', async () => handler.close());
+  // The SDK is loaded on the first MCP request, so a service no agent uses starts as fast as before.
+  let handler: Promise<McpHttpHandler> | null = null;
+  const mcpHandler = () =>
+    (handler ??= Promise.all([import('@modelcontextprotocol/server'), import('./server.ts')]).then(([sdk, { buildMcpServer }]) =>
+      sdk.createMcpHandler(
+        ({ authInfo }) => {
+          const caller = authInfo?.extra?.caller as ToolCaller | undefined;
+          if (!caller || !catalog) throw new Error('MCP request without an authenticated caller');
+          return buildMcpServer(catalog, caller, opts.version);
+        },
+        { maxRequestBodySize: opts.bodyLimit, onerror: (err) => app.log.debug({ err }, 'mcp request refused') },
+      ),
+    ));
+  app.addHook('onClose', async () => {
+    if (handler) await (await handler).close();
+  });
 
   await app.register(async (scope) => {
     // The SDK reads the JSON-RPC itself (a syntax error is its -32700 with HTTP 400): keep the raw bytes only.
@@ -119,7 +126,7 @@ export async function registerMcpRoute(app: App, opts: McpRouteOptions): Promise
           extra: { caller },
         };
         const web = webRequest(request);
-        const response = await handler.fetch(web.request, { authInfo, parsedBody: web.parsedBody });
+        const response = await (await mcpHandler()).fetch(web.request, { authInfo, parsedBody: web.parsedBody });
         // A stream (SSE for 2025-era clients) is passed through as it comes; a JSON answer is sent as text,
         // which costs less than piping its web stream.
         if (!response.body || response.headers.get('content-type')?.startsWith('text/event-stream')) return reply.send(response);

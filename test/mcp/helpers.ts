@@ -44,7 +44,8 @@ export async function startServed(engine: EngineName, env: Record<string, string
   });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(`${url}/healthz`, child);
+    // A loaded machine (several suites start servers at once) can take a while to start one.
+    await waitForHttp(`${url}/healthz`, child, 60_000);
   } catch (err) {
     child.proc.kill('SIGKILL');
     await db.drop();
