@@ -184,7 +184,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     { prefix: API_PREFIX },
   );
   // The same operations as MCP tools for AI agents, built from the OpenAPI document once the routes above are in.
-  await registerMcpRoute(app, { db: deps.database.db, clock, defaultRateLimit: config.rateLimitPerMinute, bodyLimit: BODY_LIMIT, version: VERSION });
+  await registerMcpRoute(app, { db: deps.database.db, keys, clock, defaultRateLimit: config.rateLimitPerMinute, bodyLimit: BODY_LIMIT, version: VERSION });
   // The web console at / (same origin as the API, so the session cookie reaches /api/v1).
   await registerConsole(app);
   return app;

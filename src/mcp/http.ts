@@ -5,12 +5,14 @@ import { authenticate, readBearer } from '../http/auth.ts';
 import { AppError } from '../lib/errors.ts';
 import type { App, AuthContext } from '../http/types.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { KeyCache } from '../modules/api-keys/key-cache.ts';
 import { buildToolCatalog, type OpenApiDocument, type ToolCatalog } from './catalog.ts';
 import { MCP_PATH } from './names.ts';
 import type { ToolCaller } from './server.ts';
 
 export interface McpRouteOptions {
   db: Db;
+  keys: KeyCache;
   clock: Clock;
   defaultRateLimit: number;
   bodyLimit: number;
