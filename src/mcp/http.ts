@@ -117,7 +117,8 @@ export async function registerMcpRoute(app: App, opts: McpRouteOptions): Promise
           requestId: String(request.id),
           log: request.log,
           rest: async (rest) => {
-            const res = await app.inject({ method: rest.method as 'GET', url: rest.url, headers: rest.headers, payload: rest.payload });
+            // The caller's address too, so the REST request's log line names the agent's host, not loopback.
+            const res = await app.inject({ method: rest.method as 'GET', url: rest.url, headers: rest.headers, payload: rest.payload, remoteAddress: request.ip });
             return { statusCode: res.statusCode, headers: res.headers, body: res.body };
           },
         };
