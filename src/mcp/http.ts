@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Db } from '../db/database.ts';
-import { authenticate, readBearer } from '../http/auth.ts';
+import { authenticateApiKey, readBearer } from '../http/auth.ts';
 import { AppError } from '../lib/errors.ts';
 import type { App, AuthContext } from '../http/types.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -99,7 +99,7 @@ export async function registerMcpRoute(app: App, opts: McpRouteOptions): Promise
         schema: { hide: true },
         onRequest: async (request) => {
           try {
-            request.mcpAuth = await authenticate(opts, request, lastTouched);
+            request.mcpAuth = await authenticateApiKey(opts, request, lastTouched);
           } catch (err) {
             if (err instanceof AppError && err.code === 'unauthorized') {
               throw new AppError(err.code, err.message, { headers: { 'WWW-Authenticate': 'Bearer' } });
