@@ -79,8 +79,7 @@ export function decorateRouteSchemas(app: App): void {
       schema.security = config.session === 'only' ? [{ sessionCookie: [] }] : [];
       const line = 'Console sessions only: a request with an API key is refused (403 `forbidden`).' +
         (config.session === 'only' ? ' Writes need `X-CSRF-Token`.' : '') + (config.role === 'admin' ? ' Needs the owner or admin role.' : '');
-      const described = typeof schema.description === 'string' ? schema.description : '';
-      if (!described.includes(line)) schema.description = described ? `${described}\n\n${line}` : line;
+      schema.description = schema.description ? `${schema.description}\n\n${line}` : line;
       const codes = [...new Set([...COMMON_ERRORS, ...(config.errors ?? [])])];
       schema.response = { ...errorResponses(codes), ...(schema.response ?? {}) };
       return;
@@ -95,9 +94,7 @@ export function decorateRouteSchemas(app: App): void {
     schema.security = [{ bearerAuth: [] }, { sessionCookie: [] }];
     schema['x-required-scopes'] = typeof scope === 'string' ? [scope] : [...scope];
     const line = describeRequirement(scope) + (config.role === 'admin' ? ' Console sessions need the owner or admin role.' : '');
-    // onRoute runs again for the HEAD twin of a GET route, on the same schema object: state the line once.
-    const described = typeof schema.description === 'string' ? schema.description : '';
-    if (!described.includes(line)) schema.description = described ? `${described}\n\n${line}` : line;
+    schema.description = schema.description ? `${schema.description}\n\n${line}` : line;
     const codes = [...new Set([...COMMON_ERRORS, ...(config.errors ?? [])])];
     schema.response = { ...errorResponses(codes), ...(schema.response ?? {}) };
   });
