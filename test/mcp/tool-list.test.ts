@@ -8,7 +8,7 @@ import { httpClient, startServed, transports, type Served, type ServedAccount } 
 interface Operation {
   method: string;
   path: string;
-  op: { operationId: string; security?: object[]; 'x-required-scopes'?: Scope[]; parameters?: { name: string; in: string }[]; requestBody?: object };
+  op: { operationId: string; security?: object[]; responses?: Record<string, { content?: Record<string, unknown> }>; 'x-required-scopes'?: Scope[]; parameters?: { name: string; in: string }[]; requestBody?: object };
 }
 
 /** The secured v1 operations of the service's own OpenAPI document. */
@@ -18,6 +18,9 @@ async function securedOperations(url: string): Promise<Operation[]> {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (!path.startsWith('/api/v1/') || !(op.security ?? []).some((s) => 'bearerAuth' in s)) continue;
+      // A stream (the event stream) cannot be one tool result: operations answering anything but JSON or nothing are not tools.
+      const success = Object.entries(op.responses ?? {}).filter(([code]) => /^2\d\d$/.test(code));
+      if (success.some(([, r]) => r.content && !r.content['application/json'])) continue;
       out.push({ method: method.toUpperCase(), path, op });
     }
   }
