@@ -10,6 +10,7 @@ import * as faults from './faults.ts';
 import * as dealGet from './deal-get.ts';
 import * as consoleLoad from './console.ts';
 import * as mcpTools from './mcp-tools.ts';
+import * as consolePages from './console-pages.ts';
 
 /** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
-export const scenarios: Scenario[] = [dealsList, dealGet, dealActivities, analytics, webhooks, webhooksMixed, scale, soak, faults, consoleLoad, mcpTools];
+export const scenarios: Scenario[] = [dealsList, dealGet, dealActivities, analytics, webhooks, webhooksMixed, scale, soak, faults, consoleLoad, mcpTools, consolePages];

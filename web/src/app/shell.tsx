@@ -3,6 +3,7 @@ import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { Button } from '../components/button';
 import { api, setCsrfToken, unwrap } from '../lib/api';
 import { canManage, useSession } from '../lib/session';
+import { GlobalSearch } from '../features/search/global-search';
 
 const NAV: { to: string; label: string; admin?: boolean }[] = [
   { to: '/deals', label: 'Deals' },
@@ -50,6 +51,7 @@ export function Shell() {
             ))}
           </ul>
         </nav>
+        <GlobalSearch />
         <div className="whoami">
           <span className="muted" title={session.user.email}>
             {session.user.display_name} ({session.user.role})

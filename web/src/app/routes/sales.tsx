@@ -1,17 +1,33 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { validateDealsSearch } from '../../features/deals/deals-search';
+import { compact, optionalId, optionalString } from '../../lib/url-search';
 import { signedInRoute } from './root';
 
 // Deals and the pipeline board. Filters, sorts and pages belong in validateSearch (the URL).
 const deals = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'deals',
-  component: lazyRouteComponent(() => import('../../features/deals/deals-page'), 'DealsPage'),
+});
+
+const dealsIndex = createRoute({
+  getParentRoute: () => deals,
+  path: '/',
+  validateSearch: validateDealsSearch,
+  component: lazyRouteComponent(() => import('../../features/deals/deals-table-page'), 'DealsTablePage'),
+});
+
+const deal = createRoute({
+  getParentRoute: () => deals,
+  path: '$dealId',
+  component: lazyRouteComponent(() => import('../../features/deals/deal-page'), 'DealPage'),
 });
 
 const pipeline = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'pipeline',
-  component: lazyRouteComponent(() => import('../../features/pipeline/pipeline-page'), 'PipelinePage'),
+  validateSearch: (raw: Record<string, unknown>): { owner?: number; org?: number; q?: string } =>
+    compact({ owner: optionalId(raw.owner), org: optionalId(raw.org), q: optionalString(raw.q) }),
+  component: lazyRouteComponent(() => import('../../features/pipeline/board-page'), 'BoardPage'),
 });
 
-export const salesRoutes = [deals, pipeline];
+export const salesRoutes = [deals.addChildren([dealsIndex, deal]), pipeline];

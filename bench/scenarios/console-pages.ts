@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { seedConsoleAccount, type ConsoleAccount } from '../lib/console-data.ts';
+import { log, startPinnedServer } from '../lib/processes.ts';
+import type { BenchOptions } from '../lib/types.ts';
+
+export const name = 'console-pages';
+export const description =
+  'Console navigation in Chromium (full page loads, signed in): the pipeline board, the deals table, a deal page and the analytics ' +
+  'page, time until the content is rendered, p50/p99 over 20 loads each, on an account with 100,000 deals and 300,000 activities ' +
+  '(SQLite); baseline: the same pages on an account of 1,000 deals in the same database and server.';
+
+const BIG = 100_000;
+const SMALL = 1_000;
+const LOADS = 20;
+const CHROMIUM = process.env.CUSTOPS_CHROMIUM ?? '/usr/bin/chromium';
+
+interface Target {
+  page: string;
+  path: (a: ConsoleAccount) => string;
+  /** Evaluated in the page: true once the page's content (not a loading state) is on screen. */
+  rendered: string;
+}
+
+const TARGETS: Target[] = [
+  {
+    page: 'board',
+    path: () => '/pipeline',
+    rendered: `(() => { const cols = [...document.querySelectorAll('section[data-status]')];
+      return cols.length === 6 && cols.every((c) => c.querySelector('li.card') || c.querySelector('.state-empty')); })()`,
+  },
+  { page: 'deals_table', path: () => '/deals', rendered: `document.querySelectorAll('table tbody tr').length > 0` },
+  {
+    page: 'deal_page',
+    path: (a) => `/deals/${a.dealId}`,
+    rendered: `!!document.querySelector('h1') && !!document.querySelector('ol[aria-label="Timeline"] li, .timeline .state-empty')
+      && !!document.querySelector('ol[aria-label="Status history"] li')`,
+  },
+  {
+    page: 'analytics',
+    path: () => '/analytics?range=this_year',
+    rendered: `['sales-heading', 'support-heading', 'team-heading', 'customers-heading', 'mix-heading', 'trends-heading'].every((id) => document.getElementById(id))`,
+  },
+];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function signIn(page: Page, url: string, a: ConsoleAccount): Promise<void> {
+  await page.goto(`${url}/sign-in`);
+  await page.getByLabel('Email').fill(a.email);
+  await page.getByLabel('Password').fill(a.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
+}
+
+/** LOADS full navigations to each page, after one unmeasured warm-up load; milliseconds from goto to rendered content. */
+async function measure(browser: Browser, url: string, a: ConsoleAccount) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await signIn(page, url, a);
+    const out: Record<string, { p50_ms: number; p99_ms: number; loads: number }> = {};
+    for (const t of TARGETS) {
+      const times: number[] = [];
+      for (let i = 0; i <= LOADS; i++) {
+        const started = performance.now();
+        await page.goto(url + t.path(a), { waitUntil: 'commit' });
+        await page.waitForFunction(t.rendered, undefined, { timeout: 30_000, polling: 'raf' });
+        if (i > 0) times.push(performance.now() - started);
+      }
+      times.sort((x, y) => x - y);
+      out[t.page] = { p50_ms: Math.round(percentile(times, 50)), p99_ms: Math.round(percentile(times, 99)), loads: times.length };
+    }
+    return out;
+  } finally {
+    await context.close();
+  }
+}
+
+export async function run(_options: BenchOptions): Promise<void> {
+  if (!existsSync(join('web', 'dist', 'index.html'))) throw new Error('web/dist is missing: run npm ci (or npm run build:web) first');
+  const dir = mkdtempSync(join(tmpdir(), 'custops-bench-console-'));
+  try {
+    const dbFile = join(dir, 'bench.db');
+    const handle = openDatabase(`sqlite:${dbFile}`);
+    const started = Date.now();
+    let big: ConsoleAccount;
+    let small: ConsoleAccount;
+    try {
+      await migrateToLatest(handle.db);
+      big = await seedConsoleAccount(handle, BIG, 'Big Co');
+      small = await seedConsoleAccount(handle, SMALL, 'Small Co');
+    } finally {
+      await handle.close();
+    }
+    log(`${name}: seeded ${big.counts.deals} deals / ${big.counts.deal_activities} activities and ${small.counts.deals} deals in ${Date.now() - started} ms`);
+    const server = await startPinnedServer('bench/lib/server-child.ts', {
+      DATABASE_URL: `sqlite:${dbFile}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
+      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: dir,
+    });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    try {
+      // Alternating accounts would interleave caches; each account gets its own context and a warm-up load per page.
+      const baseline = await measure(browser, server.url, small);
+      const result = await measure(browser, server.url, big);
+      const ratio = Object.fromEntries(TARGETS.map((t) => [t.page, Math.round((result[t.page].p50_ms / baseline[t.page].p50_ms) * 100) / 100]));
+      const goals = Object.fromEntries(TARGETS.map((t) => [t.page, result[t.page].p50_ms < 300 && result[t.page].p99_ms < 1000]));
+      process.stdout.write(JSON.stringify({
+        scenario: name, deals: big.counts.deals, activities: big.counts.deal_activities, ...result,
+        baseline: { deals: small.counts.deals, ...baseline }, ratio, goals_met: goals,
+      }) + '\n');
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

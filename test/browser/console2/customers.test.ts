@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { assertAccessible, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from '../helpers/browser.ts';
+import { orgWithContact, startWorkEnv, type WorkEnv } from './fixtures.ts';
+
+describe('organizations and contacts (browser)', () => {
+  let env: WorkEnv;
+  let browser: Browser;
+  before(async () => {
+    [env, browser] = await Promise.all([startWorkEnv(), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await env?.stop();
+  });
+
+  test('an org page: its contacts, deals, tickets and activity; an external id linked there resolves through the API', async () => {
+    const { org, contact } = await orgWithContact(env, 'Vandelay Industries', 'art@vandelay.example');
+    await env.create('PUT /api/v1/orgs/' + org.id + '/external-ids', { source_app: 'billing', external_org_id: 'cus_77' });
+    const deal = await env.create('/api/v1/deals', { org_id: org.id, contact_id: contact.id, title: 'Latex import', status: 'proposal' });
+    await env.create(`/api/v1/deals/${deal.id}/activities`, { source_app: 'crm', message: 'Sent the price list', activity_kind: 'email' });
+    await env.create('/api/v1/support/tickets', { source_app: 'helpdesk', org_id: org.id, contact_id: contact.id, title: 'Invoice question', details: 'Which VAT rate?' });
+    const context = await newContext(browser, env.server.url);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, env.server.owner);
+
+    await page.goto('/orgs');
+    await page.getByLabel('Name or domain contains').fill('vandel');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=vandel/);
+    await assertAccessible(page, 'organizations');
+    await screenshot(page, 'orgs-1280');
+    await page.getByRole('link', { name: 'Vandelay Industries' }).click();
+    await page.getByRole('heading', { name: 'Vandelay Industries', level: 1 }).waitFor();
+    await assert.doesNotReject(page.getByRole('link', { name: contact.name }).waitFor());
+    await assert.doesNotReject(page.getByRole('link', { name: 'Latex import' }).waitFor());
+    await assert.doesNotReject(page.getByRole('link', { name: 'Invoice question' }).waitFor());
+    await assert.doesNotReject(page.getByText('Sent the price list').waitFor());
+    // Which app mapped which tenant id.
+    const ids = page.getByRole('table', { name: 'External ids' });
+    await assert.doesNotReject(ids.getByRole('row', { name: 'billing cus_77' }).waitFor());
+
+    await page.getByLabel('Source app').fill('helpdesk');
+    await page.getByLabel('External org id').fill('tenant-9');
+    await page.getByRole('button', { name: 'Link' }).click();
+    await ids.getByRole('row', { name: 'helpdesk tenant-9' }).waitFor();
+    // A pair linked to another org is refused, and the form says why.
+    const other = await env.create('/api/v1/orgs', { name: 'Other Org' });
+    await env.create(`PUT /api/v1/orgs/${other.id}/external-ids`, { source_app: 'helpdesk', external_org_id: 'taken' });
+    await page.getByLabel('Source app').fill('helpdesk');
+    await page.getByLabel('External org id').fill('taken');
+    await page.getByRole('button', { name: 'Link' }).click();
+    await page.getByRole('alert').first().waitFor();
+    await assertAccessible(page, 'org page');
+    await screenshot(page, 'org-1280');
+    await page.setViewportSize(PHONE);
+    assert.equal(await horizontalOverflow(page), 0);
+    await screenshot(page, 'org-390');
+
+    const resolved = await env.server.api('POST', '/api/v1/orgs/resolve', { source_app: 'helpdesk', external_org_id: 'tenant-9' });
+    assert.equal(resolved.status, 200);
+    assert.equal(resolved.json.status, 'mapped');
+    assert.equal(resolved.json.org.id, org.id);
+    assert.deepEqual(errors.filter((e: string) => !e.includes('409')), []);
+    await context.close();
+  });
+
+  test('a contact page: deals, tickets and audiences an owner may change and a member only sees', async () => {
+    const { org, contact } = await orgWithContact(env, 'Kramerica', 'cosmo@kramerica.example');
+    await env.create('/api/v1/deals', { org_id: org.id, contact_id: contact.id, title: 'Oil tanker bladder', status: 'new' });
+    await env.create('/api/v1/deals', { org_id: org.id, title: 'Not this contact' });
+    const news = await env.create('/api/v1/marketing-audiences', { name: 'Newsletter' });
+    await env.create('/api/v1/marketing-audiences', { name: 'Beta testers' });
+    const context = await newContext(browser, env.server.url);
+    const page = await context.newPage();
+    await signIn(page, env.server.owner);
+    await page.goto('/contacts');
+    await page.getByLabel('Name or e-mail contains').fill('cosmo');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: contact.name }).click();
+    await page.getByRole('heading', { name: contact.name, level: 1 }).waitFor();
+    await assert.doesNotReject(page.getByRole('link', { name: 'Oil tanker bladder' }).waitFor());
+    assert.equal(await page.getByRole('link', { name: 'Not this contact' }).count(), 0);
+    await page.getByRole('checkbox', { name: 'Newsletter' }).check();
+    await page.getByRole('button', { name: 'Save audiences' }).click();
+    await page.getByText('Audiences saved.').waitFor();
+    const audiences = await env.get(`/api/v1/contacts/${contact.id}/marketing-audiences`);
+    assert.deepEqual(audiences.data.map((a: any) => a.id), [news.id]);
+    await assertAccessible(page, 'contact page');
+    await screenshot(page, 'contact-1280');
+    await page.goto('/contacts');
+    await page.locator('table tbody tr').first().waitFor();
+    await screenshot(page, 'contacts-1280');
+    await context.close();
+
+    const memberContext = await newContext(browser, env.server.url, PHONE);
+    const memberPage = await memberContext.newPage();
+    await signIn(memberPage, env.server.member);
+    await memberPage.goto(`/contacts/${contact.id}`);
+    await memberPage.getByText('Newsletter').waitFor();
+    assert.equal(await memberPage.getByRole('button', { name: 'Save audiences' }).count(), 0);
+    assert.equal(await horizontalOverflow(memberPage), 0);
+    await assertAccessible(memberPage, 'contact page (member, 390 px)');
+    await screenshot(memberPage, 'contact-390');
+    await memberContext.close();
+  });
+});

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { assertAccessible, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from '../helpers/browser.ts';
+import { orgWithContact, startWorkEnv, type WorkEnv, waitForTrue } from './fixtures.ts';
+
+const XSS = '<img src=x onerror="window.__xss=1">';
+const titles = (page: Page) => page.locator('table tbody tr td:first-child').allTextContents();
+
+describe('deals table and deal page (browser)', () => {
+  let env: WorkEnv;
+  let browser: Browser;
+  before(async () => {
+    [env, browser] = await Promise.all([startWorkEnv(), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await env?.stop();
+  });
+
+  test('filters and sorts live in the URL: reload and back restore them', async () => {
+    const { org } = await orgWithContact(env, 'Globex', 'buyer@globex.example');
+    const other = await env.create('/api/v1/orgs', { name: 'Hooli' });
+    for (const [title, status, orgId] of [['Alpha', 'won', org.id], ['Bravo', 'won', org.id], ['Charlie', 'new', org.id], ['Delta', 'won', other.id]] as const) {
+      await env.create('/api/v1/deals', { org_id: orgId, title, status });
+    }
+    const context = await newContext(browser, env.server.url);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, env.server.owner);
+    await page.goto('/deals');
+    await page.getByRole('heading', { name: 'Deals', level: 1 }).waitFor();
+    await page.locator('table tbody tr').first().waitFor();
+    await assertAccessible(page, 'deals table');
+    await screenshot(page, 'deals-1280');
+
+    await page.getByLabel('Status').selectOption('won');
+    await page.waitForURL(/status=won/);
+    await page.getByRole('combobox', { name: 'Organization' }).fill('Glob');
+    await page.getByRole('option', { name: /Globex/ }).click();
+    await page.waitForURL(new RegExp(`org_id=${org.id}`));
+    await page.getByRole('button', { name: /^Title/ }).click();
+    await page.waitForURL(/sort=title/);
+    await waitForTrue(page, `document.querySelectorAll('table tbody tr').length === 2`);
+    // A title sort starts descending (the default direction), then flips.
+    assert.deepEqual(await titles(page), ['Bravo', 'Alpha']);
+    await page.getByRole('button', { name: /^Title/ }).click();
+    await page.waitForURL(/direction=asc/);
+    await waitForTrue(page, `document.querySelector('table tbody tr td')?.textContent === 'Alpha'`);
+    assert.deepEqual(await titles(page), ['Alpha', 'Bravo']);
+    const url = page.url();
+    assert.match(url, /status=won/);
+
+    await page.reload();
+    await page.locator('table tbody tr').first().waitFor();
+    assert.deepEqual(await titles(page), ['Alpha', 'Bravo']);
+    assert.equal(await page.getByLabel('Status').inputValue(), 'won');
+    assert.equal(await page.getByRole('combobox', { name: 'Organization' }).inputValue(), 'Globex');
+    assert.equal(await page.getByRole('columnheader', { name: /Title/ }).getAttribute('aria-sort'), 'ascending');
+
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes('direction=asc'));
+    await waitForTrue(page, `document.querySelector('table tbody tr td')?.textContent === 'Bravo'`);
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes('sort=title'));
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes('org_id'));
+    await waitForTrue(page, `document.querySelectorAll('table tbody tr').length === 3`);
+    assert.deepEqual((await titles(page)).sort(), ['Alpha', 'Bravo', 'Delta']);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('deal page: edits with the server\'s field errors beside the fields, a logged call in the timeline, the feed and a webhook; text stays inert', async () => {
+    const { org, contact } = await orgWithContact(env, `Umbrella ${XSS}`, 'buyer@umbrella.example');
+    const deal = await env.create('/api/v1/deals', { org_id: org.id, title: `Umbrella ${XSS}`, status: 'qualified' });
+    const owner = env.server.owner;
+    const context = await newContext(browser, env.server.url);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, owner);
+    await page.goto(`/deals/${deal.id}`);
+    await page.getByRole('heading', { name: `Umbrella ${XSS}`, level: 1 }).waitFor();
+    await assert.doesNotReject(page.getByRole('link', { name: `Umbrella ${XSS}` }).waitFor());
+
+    // A value with three decimals: the server says why, beside the Value field; nothing saved.
+    await page.getByLabel('Value').fill('12.345');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const valueError = page.locator('#' + (await page.getByLabel('Value').getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-err')));
+    await valueError.waitFor();
+    assert.notEqual((await valueError.textContent())?.trim(), '');
+    assert.equal((await env.get(`/api/v1/deals/${deal.id}`)).value, null);
+
+    await page.getByLabel('Value').fill('2500.50');
+    await page.getByLabel('Currency').fill('usd');
+    await page.getByLabel('Contact').selectOption({ label: contact.name });
+    await page.getByLabel('Owner').selectOption({ label: env.server.admin.name });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    const saved = await env.get(`/api/v1/deals/${deal.id}`);
+    assert.deepEqual([saved.value, saved.currency, saved.contact_id, saved.owner_user_id], ['2500.50', 'USD', contact.id, env.server.admin.id]);
+
+    // Log a call.
+    await page.getByLabel('Kind').selectOption('call');
+    await page.getByLabel('Outcome').selectOption('success');
+    await page.getByLabel('Message').fill(`Called ${XSS} about the renewal`);
+    await page.getByRole('button', { name: 'Log activity' }).click();
+    const timeline = page.getByRole('list', { name: 'Timeline' });
+    await timeline.getByText(`Called ${XSS} about the renewal`).waitFor();
+    await assert.doesNotReject(timeline.getByText(owner.name).waitFor());
+    const activities = await env.get(`/api/v1/deals/${deal.id}/activities`);
+    assert.equal(activities.data[0].event_type, 'call');
+    assert.equal(activities.data[0].user_id, owner.id);
+    await assertAccessible(page, 'deal page');
+    await screenshot(page, 'deal-1280');
+    await page.setViewportSize(PHONE);
+    assert.equal(await horizontalOverflow(page), 0);
+    await screenshot(page, 'deal-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    const event = await env.waitForEvent('deal.activity.created', (p) => p.deal_id === deal.id);
+    assert.deepEqual(event.activity, { id: activities.data[0].id, event_type: 'call', message: `Called ${XSS} about the renewal` });
+
+    // The unified feed has it, linking back to the deal.
+    await page.goto(`/activity?deal_id=${deal.id}`);
+    const feed = page.getByRole('list', { name: 'Activity feed' });
+    await feed.getByText(`Called ${XSS} about the renewal`).waitFor();
+    await feed.getByRole('link', { name: `Open deal #${deal.id}` }).click();
+    await page.waitForURL(new RegExp(`/deals/${deal.id}$`));
+    assert.equal(await page.evaluate('window.__xss'), undefined, 'no stored markup ran');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a deal changed elsewhere while edited says so; a deal that does not exist says so', async () => {
+    const org = await env.create('/api/v1/orgs', { name: 'Stale Co' });
+    const deal = await env.create('/api/v1/deals', { org_id: org.id, title: 'Stale deal' });
+    const context = await newContext(browser, env.server.url);
+    const page = await context.newPage();
+    await signIn(page, env.server.owner);
+    await page.goto(`/deals/${deal.id}`);
+    await page.getByLabel('Title').fill('My edit');
+    await env.server.api('PATCH', `/api/v1/deals/${deal.id}`, { title: 'Their edit' });
+    // The page looks again when it becomes visible (as when the person comes back to the tab).
+    await page.evaluate('document.dispatchEvent(new Event("visibilitychange"))');
+    await page.getByRole('button', { name: 'Discard my changes and load theirs' }).waitFor();
+    await assertAccessible(page, 'deal page with a stale notice');
+    await screenshot(page, 'deal-stale-1280');
+    await page.getByRole('button', { name: 'Discard my changes and load theirs' }).click();
+    assert.equal(await page.getByLabel('Title').inputValue(), 'Their edit');
+
+    await page.goto('/deals/987654');
+    await page.getByText('This deal does not exist any more').waitFor();
+    await assertAccessible(page, 'missing deal');
+    await context.close();
+  });
+});

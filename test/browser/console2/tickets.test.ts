@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { assertAccessible, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from '../helpers/browser.ts';
+import { orgWithContact, startWorkEnv, type WorkEnv, waitForTrue } from './fixtures.ts';
+
+describe('tickets (browser)', () => {
+  let env: WorkEnv;
+  let browser: Browser;
+  before(async () => {
+    [env, browser] = await Promise.all([startWorkEnv(), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await env?.stop();
+  });
+
+  test('open a ticket by keyboard, log, assign, close and reopen: the ticket, its logs, the feed and the webhooks agree', async () => {
+    const { org, contact } = await orgWithContact(env, 'Soylent', 'help@soylent.example');
+    const owner = env.server.owner;
+    const context = await newContext(browser, env.server.url);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, owner);
+    await page.goto('/tickets');
+    await page.getByRole('heading', { name: 'Tickets', level: 1 }).waitFor();
+    await assertAccessible(page, 'tickets (empty open view)');
+
+    // The new-ticket form, by keyboard only.
+    await page.getByRole('button', { name: 'New ticket' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New ticket' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Open ticket' }).focus();
+    await page.keyboard.press('Enter');
+    await assert.doesNotReject(dialog.getByText('Required.').first().waitFor());
+    await dialog.getByRole('combobox', { name: 'Organization' }).focus();
+    await page.keyboard.type('Soyl');
+    await dialog.page().getByRole('option', { name: /Soylent/ }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await dialog.getByLabel('Contact', { exact: true }).selectOption({ label: contact.name });
+    await dialog.getByLabel('Title').focus();
+    await page.keyboard.type('Cannot export reports');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('The export button spins forever.');
+    await assertAccessible(page, 'new-ticket dialog');
+    await screenshot(page, 'ticket-new-1280');
+    await dialog.getByRole('button', { name: 'Open ticket' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/tickets\/\d+$/);
+    const id = Number(page.url().split('/').pop());
+    await page.getByRole('heading', { name: 'Cannot export reports', level: 1 }).waitFor();
+    const created = await env.get(`/api/v1/support/tickets/${id}`);
+    assert.deepEqual([created.org_id, created.contact_id, created.status], [org.id, contact.id, 'open']);
+    await env.waitForEvent('support.ticket.opened', (p) => p.slog_id === id);
+
+    // A log, written as the signed-in user.
+    await page.getByLabel('Note').fill('Reproduced on Chrome; escalating.');
+    await page.getByRole('button', { name: 'Add log' }).click();
+    const logs = page.getByRole('list', { name: 'Logs' });
+    await logs.getByText('Reproduced on Chrome; escalating.').waitFor();
+    const apiLogs = await env.get(`/api/v1/support/tickets/${id}/logs`);
+    const mine = apiLogs.data.find((l: any) => l.note === 'Reproduced on Chrome; escalating.');
+    assert.equal(mine.author_user_id, owner.id);
+    await env.waitForEvent('support.log.created', (p) => p.support_log_id === mine.id);
+
+    // Assign: only support-enabled users are offered (the owner is; the member is not).
+    const ownerSelect = page.getByLabel('Owner', { exact: true });
+    const offered = await ownerSelect.locator('option').allTextContents();
+    assert.ok(offered.includes(owner.name));
+    assert.ok(!offered.includes(env.server.member.name));
+    await ownerSelect.selectOption({ label: owner.name });
+    await page.getByRole('button', { name: 'Assign' }).click();
+    await waitForTrue(page, `document.querySelector('.facts')?.textContent?.includes('Olivia')`);
+    assert.equal((await env.get(`/api/v1/support/tickets/${id}`)).owner_user_id, owner.id);
+
+    await page.getByRole('button', { name: 'Close ticket' }).click();
+    await page.getByRole('button', { name: 'Reopen ticket' }).waitFor();
+    assert.equal((await env.get(`/api/v1/support/tickets/${id}`)).status, 'closed');
+    const closed = await env.waitForEvent('support.ticket.closed', (p) => p.slog_id === id);
+    assert.equal(closed.slog.status, 'closed');
+    await assertAccessible(page, 'closed ticket');
+    await screenshot(page, 'ticket-closed-1280');
+
+    await page.getByRole('button', { name: 'Reopen ticket' }).click();
+    await page.getByRole('button', { name: 'Close ticket' }).waitFor();
+    assert.equal((await env.get(`/api/v1/support/tickets/${id}`)).status, 'open');
+    await env.waitForEvent('support.ticket.opened', (p) => p.slog_id === id && env.events('support.ticket.opened').filter((e) => e.slog_id === id).length === 2);
+
+    // "Mine" lists it (assigned to me, not closed); the closed view does not.
+    await page.goto('/tickets?view=mine');
+    await page.getByRole('link', { name: 'Cannot export reports' }).waitFor();
+    await page.getByRole('link', { name: 'Closed', exact: true }).click();
+    await page.waitForURL(/view=closed/);
+    await page.getByText('No ticket in this view').waitFor();
+
+    // The feed shows the log, linking to the ticket.
+    await page.goto(`/activity?source=support_log&ticket_id=${id}`);
+    const feed = page.getByRole('list', { name: 'Activity feed' });
+    await feed.getByText('Reproduced on Chrome; escalating.').waitFor();
+    await assert.doesNotReject(feed.getByRole('link', { name: `Open ticket #${id}` }).first().waitFor());
+    await assertAccessible(page, 'activity feed');
+    await screenshot(page, 'activity-1280');
+    await page.setViewportSize(PHONE);
+    assert.equal(await horizontalOverflow(page), 0);
+    await screenshot(page, 'activity-390');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('ticket views keep their filters and sort in the URL; the list fits 390 px', async () => {
+    const { org } = await orgWithContact(env, 'Views Co', 'views@views.example');
+    for (const title of ['Zeta issue', 'Alpha issue']) {
+      await env.create('/api/v1/support/tickets', { source_app: 'test', org_id: org.id, contact_email: 'views@views.example', title, details: 'D' });
+    }
+    const context = await newContext(browser, env.server.url);
+    const page = await context.newPage();
+    await signIn(page, env.server.owner);
+    await page.goto('/tickets');
+    await page.getByLabel('Sort by').selectOption('title');
+    await page.getByLabel('Direction').selectOption('asc');
+    await page.getByLabel('Title contains').fill('issue');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=issue/);
+    await waitForTrue(page, `document.querySelector('table tbody tr td')?.textContent === 'Alpha issue'`);
+    await page.reload();
+    await waitForTrue(page, `document.querySelector('table tbody tr td')?.textContent === 'Alpha issue'`);
+    assert.equal(await page.getByLabel('Sort by').inputValue(), 'title');
+    await screenshot(page, 'tickets-1280');
+    await page.setViewportSize(PHONE);
+    assert.equal(await horizontalOverflow(page), 0);
+    await assertAccessible(page, 'tickets at 390 px');
+    await screenshot(page, 'tickets-390');
+    await context.close();
+  });
+});

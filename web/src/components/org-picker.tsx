@@ -1,0 +1,78 @@
+import '../lib/react-aria-csp';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Button, ComboBox, Input, Label, ListBox, ListBoxItem, Popover } from 'react-aria-components';
+import { api, unwrap } from '../lib/api';
+import { orgQuery } from '../lib/lookups';
+import type { Org } from '../lib/schemas';
+
+/**
+ * Picks a customer organization by typing part of its name (GET /orgs?q=…, ten at a time):
+ * an account may have tens of thousands, so they are never all listed. React Aria's ComboBox
+ * gives the listbox keyboard behaviour and announcements.
+ */
+export function OrgPicker({
+  label = 'Organization',
+  value,
+  onChange,
+  error,
+  isRequired,
+}: {
+  label?: string;
+  value: number | undefined;
+  onChange: (id: number | undefined) => void;
+  error?: string;
+  isRequired?: boolean;
+}) {
+  const selected = useQuery({ ...orgQuery(value ?? 0), enabled: value !== undefined });
+  const [input, setInput] = useState('');
+  const [typed, setTyped] = useState('');
+  useEffect(() => {
+    if (value === undefined) setInput('');
+    else if (selected.data) setInput(selected.data.name);
+  }, [value, selected.data]);
+  useEffect(() => {
+    const t = setTimeout(() => setTyped(input), 200);
+    return () => clearTimeout(t);
+  }, [input]);
+  const options = useQuery({
+    queryKey: ['orgs', 'pick', typed],
+    queryFn: () => unwrap(api.GET('/api/v1/orgs', { params: { query: { q: typed || undefined, per_page: 10 } } })),
+    staleTime: 30_000,
+  });
+  const items = options.data?.data ?? [];
+  return (
+    <ComboBox
+      className="field combo"
+      items={items}
+      inputValue={input}
+      onInputChange={(text) => {
+        setInput(text);
+        if (text === '' && value !== undefined) onChange(undefined);
+      }}
+      selectedKey={value ?? null}
+      onSelectionChange={(key) => onChange(key === null ? undefined : Number(key))}
+      allowsEmptyCollection
+      menuTrigger="focus"
+      isRequired={isRequired}
+      isInvalid={Boolean(error)}
+    >
+      <Label>{label}</Label>
+      <div className="combo-input">
+        <Input placeholder="Type to search" />
+        <Button aria-label={`Show ${label.toLowerCase()} choices`}>▾</Button>
+      </div>
+      {error ? <p className="field-error" slot="errorMessage">{error}</p> : null}
+      <Popover className="popover">
+        <ListBox<Org> className="listbox" renderEmptyState={() => <p className="muted listbox-empty">{options.isLoading ? 'Searching…' : 'No organization matches.'}</p>}>
+          {(org) => (
+            <ListBoxItem id={org.id} textValue={org.name} className="listbox-item">
+              {org.name}
+              {org.domain ? <span className="muted"> · {org.domain}</span> : null}
+            </ListBoxItem>
+          )}
+        </ListBox>
+      </Popover>
+    </ComboBox>
+  );
+}

@@ -1,5 +1,0 @@
-import { Placeholder } from '../../components/page';
-
-export function ActivityPage() {
-  return <Placeholder title="Activity" />;
-}

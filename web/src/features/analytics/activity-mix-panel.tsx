@@ -1,0 +1,32 @@
+import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { ActivityReport } from './reports';
+import { ChartFigure, Figure } from './figures';
+
+type Mix = ActivityReport;
+const KINDS = [['note', 'Notes'], ['email', 'Emails'], ['call', 'Calls'], ['meeting', 'Meetings']] as const;
+
+/** How the period's activity splits: by kind of timeline entry, and timeline against support logs. */
+export function ActivityMixPanel({ report }: { report: Mix }) {
+  const c = report.change;
+  const data = [...KINDS.map(([k, label]) => ({ kind: label, entries: report.by_kind[k] })), { kind: 'Support logs', entries: report.by_source.support_log }];
+  return (
+    <section aria-labelledby="mix-heading" className="panel">
+      <h2 id="mix-heading">Activity mix</h2>
+      <dl className="figures">
+        <Figure label="All activity" value={report.total} metric="activity.total" change={c?.total} />
+        {KINDS.map(([k, label]) => <Figure key={k} label={label} value={report.by_kind[k]} metric={`activity.by_kind.${k}`} change={c?.by_kind[k]} />)}
+        <Figure label="Support logs" value={report.by_source.support_log} metric="activity.by_source.support_log" change={c?.by_source.support_log} />
+      </dl>
+      <ChartFigure caption="Activity by kind">
+        <ResponsiveContainer width="100%" height={200}>
+          <BarChart data={data} layout="vertical" margin={{ left: 40 }}>
+            <XAxis type="number" allowDecimals={false} />
+            <YAxis type="category" dataKey="kind" width={100} />
+            <Tooltip />
+            <Bar dataKey="entries" fill="#f08c00" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </ChartFigure>
+    </section>
+  );
+}

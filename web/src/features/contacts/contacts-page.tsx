@@ -1,5 +1,0 @@
-import { Placeholder } from '../../components/page';
-
-export function ContactsPage() {
-  return <Placeholder title="Contacts" />;
-}

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { Button } from '../../components/button';
+import { SelectField, TextField } from '../../components/field';
+import { OrgPicker } from '../../components/org-picker';
+import { useUsers } from '../../lib/lookups';
+import { DEAL_STATUSES, STATUS_LABEL } from '../../lib/schemas';
+import { PER_PAGE_CHOICES, type DealsSearch } from './deals-search';
+
+/** The filter bar of the deals table: each change goes into the URL (a new history entry). */
+export function DealsFilters({ search, onChange }: { search: DealsSearch; onChange: (next: Partial<DealsSearch>) => void }) {
+  const users = useUsers();
+  const [q, setQ] = useState(search.q ?? '');
+  const day = (name: keyof DealsSearch, label: string) => (
+    <TextField label={label} type="date" value={(search[name] as string | undefined) ?? ''} onChange={(e) => onChange({ [name]: e.target.value || undefined })} />
+  );
+  return (
+    <form
+      className="filters"
+     
+      aria-label="Filter deals"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onChange({ q: q.trim() || undefined });
+      }}
+    >
+      <TextField label="Title contains" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
+      <Button type="submit">Search</Button>
+      <SelectField label="Status" value={search.status ?? ''} onChange={(e) => onChange({ status: (e.target.value || undefined) as DealsSearch['status'] })}>
+        <option value="">Any status</option>
+        {DEAL_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {STATUS_LABEL[s]}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label="Owner" value={search.owner_user_id ?? ''} onChange={(e) => onChange({ owner_user_id: e.target.value ? Number(e.target.value) : undefined })}>
+        <option value="">Anyone</option>
+        {users.map((u) => (
+          <option key={u.id} value={u.id}>
+            {u.display_name}
+          </option>
+        ))}
+      </SelectField>
+      <OrgPicker value={search.org_id} onChange={(org_id) => onChange({ org_id })} />
+      {day('created_from', 'Created from')}
+      {day('created_to', 'Created to')}
+      {day('updated_from', 'Updated from')}
+      {day('updated_to', 'Updated to')}
+      <SelectField label="Per page" value={search.per_page ?? 25} onChange={(e) => onChange({ per_page: Number(e.target.value) })}>
+        {PER_PAGE_CHOICES.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </SelectField>
+      {search.contact_id ? (
+        <p className="muted">
+          Contact #{search.contact_id}{' '}
+          <Button variant="link" onClick={() => onChange({ contact_id: undefined })}>
+            Any contact
+          </Button>
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,5 +1,0 @@
-import { Placeholder } from '../../components/page';
-
-export function OrgsPage() {
-  return <Placeholder title="Organizations" />;
-}

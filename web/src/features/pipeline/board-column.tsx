@@ -1,0 +1,68 @@
+import { useDroppable } from '@dnd-kit/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Button } from '../../components/button';
+import { Empty, ErrorState, Loading } from '../../components/states';
+import { api, unwrap } from '../../lib/api';
+import { useUserName } from '../../lib/lookups';
+import { STATUS_LABEL, type Deal, type DealStatus } from '../../lib/schemas';
+import { DealCard } from './deal-card';
+
+export interface BoardFilters {
+  owner?: number;
+  org?: number;
+  q?: string;
+}
+
+const PAGE = 20;
+
+/**
+ * One status column. It reads its own deals a page at a time (GET /deals?status=…, 20 per page,
+ * most recently updated first), so the board's first paint costs six small pages however many
+ * deals the account has; "Show more" reads the next page.
+ */
+export function BoardColumn({ status, filters, onMove, movingId, now }: {
+  status: DealStatus;
+  filters: BoardFilters;
+  onMove: (deal: Deal, to: DealStatus) => void;
+  movingId: number | null;
+  now: number;
+}) {
+  const { setNodeRef, isOver } = useDroppable({ id: status });
+  const userName = useUserName();
+  const deals = useInfiniteQuery({
+    queryKey: ['deals', 'board', status, filters],
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/api/v1/deals', {
+          params: {
+            query: { status, owner_user_id: filters.owner, org_id: filters.org, q: filters.q, sort: 'updated_at', direction: 'desc', per_page: PAGE, page: pageParam },
+          },
+        }),
+      ),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.pagination.has_next ? last.pagination.page + 1 : undefined),
+  });
+  const headingId = `column-${status}`;
+  const total = deals.data?.pages[0]?.pagination.total;
+  const cards = deals.data?.pages.flatMap((p) => p.data) ?? [];
+  return (
+    <section ref={setNodeRef} className={`board-column${isOver ? ' over' : ''}`} aria-labelledby={headingId} data-status={status}>
+      <h2 id={headingId} className="column-title">
+        {STATUS_LABEL[status]} <span className="count">{total === undefined ? '' : total.toLocaleString()}</span>
+      </h2>
+      {deals.isPending ? <Loading label={`Loading ${STATUS_LABEL[status].toLowerCase()} deals…`} /> : null}
+      {deals.isError ? <ErrorState error={deals.error} onRetry={() => void deals.refetch()} /> : null}
+      {deals.isSuccess && cards.length === 0 ? <Empty>No deals.</Empty> : null}
+      <ul className="cards" aria-label={`${STATUS_LABEL[status]} deals`}>
+        {cards.map((deal) => (
+          <DealCard key={deal.id} deal={deal} ownerName={userName(deal.owner_user_id)} onMove={onMove} moving={movingId === deal.id} now={now} />
+        ))}
+      </ul>
+      {deals.hasNextPage ? (
+        <Button onClick={() => void deals.fetchNextPage()} disabled={deals.isFetchingNextPage} aria-label={`Show more ${STATUS_LABEL[status].toLowerCase()} deals`}>
+          {deals.isFetchingNextPage ? 'Loading…' : 'Show more'}
+        </Button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import '../../lib/react-aria-csp';
+import { useDraggable } from '@dnd-kit/core';
+import { Link } from '@tanstack/react-router';
+import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { daysSince, formatMoney } from '../../lib/money';
+import { DEAL_STATUSES, STATUS_LABEL, type Deal, type DealStatus } from '../../lib/schemas';
+import { formatDateTime } from '../../lib/format';
+
+/**
+ * One deal on the board. It is dragged by its handle (pointer, or Space and the arrow keys
+ * through dnd-kit's keyboard sensor), or moved with the "Move" menu: the plain keyboard way.
+ */
+export function DealCard({ deal, ownerName, onMove, moving, now }: {
+  deal: Deal;
+  ownerName: string;
+  onMove: (deal: Deal, to: DealStatus) => void;
+  moving: boolean;
+  now: number;
+}) {
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: deal.id, data: { deal } });
+  const open = deal.status !== 'won' && deal.status !== 'lost';
+  const overdue = open && deal.next_followup_at !== null && new Date(deal.next_followup_at).getTime() < now;
+  const idle = daysSince(deal.last_activity_at, now);
+  const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined;
+  return (
+    <li ref={setNodeRef} style={style} className={['card', isDragging ? 'dragging' : '', moving ? 'moving' : ''].join(' ')} aria-busy={moving || undefined} data-deal-id={deal.id}>
+      <div className="card-top">
+        <button type="button" className="drag-handle" aria-label={`Drag ${deal.title}`} {...attributes} {...listeners}>
+          ⠿
+        </button>
+        <Link to="/deals/$dealId" params={{ dealId: String(deal.id) }} className="card-title">
+          {deal.title}
+        </Link>
+      </div>
+      <dl className="card-facts">
+        <div>
+          <dt>Value</dt>
+          <dd>{formatMoney(deal.value, deal.currency)}</dd>
+        </div>
+        <div>
+          <dt>Owner</dt>
+          <dd>{ownerName}</dd>
+        </div>
+        <div>
+          <dt>Next follow-up</dt>
+          <dd className={overdue ? 'overdue' : undefined}>
+            {deal.next_followup_at ? formatDateTime(deal.next_followup_at) : 'None'}
+            {overdue ? <strong className="badge badge-danger"> Overdue</strong> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Last activity</dt>
+          <dd>{idle === 0 ? 'Today' : idle === 1 ? '1 day ago' : `${idle} days ago`}</dd>
+        </div>
+      </dl>
+      <MenuTrigger>
+        <Button className="btn btn-secondary btn-small" aria-label={`Move ${deal.title}`}>
+          Move…
+        </Button>
+        <Popover className="popover">
+          <Menu className="menu" onAction={(key) => onMove(deal, key as DealStatus)} disabledKeys={[deal.status]}>
+            {DEAL_STATUSES.map((s) => (
+              <MenuItem key={s} id={s} className="menu-item">
+                {`To ${STATUS_LABEL[s]}`}
+              </MenuItem>
+            ))}
+          </Menu>
+        </Popover>
+      </MenuTrigger>
+    </li>
+  );
+}

@@ -1,5 +1,0 @@
-import { Placeholder } from '../../components/page';
-
-export function TicketsPage() {
-  return <Placeholder title="Tickets" />;
-}
