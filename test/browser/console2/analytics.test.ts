@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { assertAccessible, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from '../helpers/browser.ts';
-import { orgWithContact, startWorkEnv, type WorkEnv } from './fixtures.ts';
+import { orgWithContact, startWorkEnv, type WorkEnv, waitForTrue } from './fixtures.ts';
 
 const PRESETS = ['today', 'this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'this_year', 'last_year'];
 const REPORTS = ['sales', 'support', 'team', 'customers', 'activity', 'trends'] as const;
@@ -74,18 +74,20 @@ describe('analytics dashboard (browser)', () => {
       else assert.ok(shown.every(([, , c]) => c === null), `${search}: no deltas without compare`);
     }
     // The period picker drives the URL; a reload keeps it.
-    await page.getByLabel('Period').selectOption('last_year');
+    await page.getByLabel('Period', { exact: true }).selectOption('last_year');
     await page.waitForURL(/range=last_year/);
     await page.getByLabel('Compare with the previous period').check();
     await page.waitForURL(/compare=true/);
     await page.reload();
-    assert.equal(await page.getByLabel('Period').inputValue(), 'last_year');
+    assert.equal(await page.getByLabel('Period', { exact: true }).inputValue(), 'last_year');
     assert.equal(await page.getByLabel('Compare with the previous period').isChecked(), true);
     await page.goto('/analytics?range=this_year&compare=true');
     await page.locator('[data-metric="trends.totals.deals_created"]').waitFor();
     await assertAccessible(page, 'analytics');
     await screenshot(page, 'analytics-1280');
     await page.setViewportSize(PHONE);
+    // The charts measure their box after a resize (ResizeObserver): give them that frame.
+    await waitForTrue(page, 'document.documentElement.scrollWidth <= document.documentElement.clientWidth', 5000).catch(() => undefined);
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'analytics-390');
     assert.deepEqual(errors, []);

@@ -28,7 +28,7 @@ describe('organizations and contacts (browser)', () => {
 
     await page.goto('/orgs');
     await page.getByLabel('Name or domain contains').fill('vandel');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL(/q=vandel/);
     await assertAccessible(page, 'organizations');
     await screenshot(page, 'orgs-1280');
@@ -78,7 +78,7 @@ describe('organizations and contacts (browser)', () => {
     await signIn(page, env.server.owner);
     await page.goto('/contacts');
     await page.getByLabel('Name or e-mail contains').fill('cosmo');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('link', { name: contact.name }).click();
     await page.getByRole('heading', { name: contact.name, level: 1 }).waitFor();
     await assert.doesNotReject(page.getByRole('link', { name: 'Oil tanker bladder' }).waitFor());

@@ -29,7 +29,8 @@ export async function startWorkEnv(): Promise<WorkEnv> {
   const receiver = await startReceiver(pki);
   let server: ConsoleServer;
   try {
-    server = await startConsoleServer({ env: { NODE_EXTRA_CA_CERTS: pki.caFile } });
+    // The tests read back through the API far more often than an integration would.
+    server = await startConsoleServer({ env: { NODE_EXTRA_CA_CERTS: pki.caFile, CUSTOPS_RATE_LIMIT_PER_MINUTE: '100000' } });
   } catch (err) {
     await receiver.close();
     throw err;

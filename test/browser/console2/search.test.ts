@@ -56,7 +56,7 @@ describe('global search (browser)', () => {
 
     await page.keyboard.press('Control+k');
     await page.keyboard.type('Wayne Enter');
-    await page.getByRole('dialog', { name: 'Search' }).getByRole('link', { name: 'Wayne Enterprises' }).waitFor();
+    await page.getByRole('dialog', { name: 'Search' }).getByRole('link', { name: 'Wayne Enterprises', exact: true }).waitFor();
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/orgs/${org.id}$`));
 

@@ -121,7 +121,7 @@ describe('tickets (browser)', () => {
     await page.getByLabel('Sort by').selectOption('title');
     await page.getByLabel('Direction').selectOption('asc');
     await page.getByLabel('Title contains').fill('issue');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL(/q=issue/);
     await waitForTrue(page, `document.querySelector('table tbody tr td')?.textContent === 'Alpha issue'`);
     await page.reload();

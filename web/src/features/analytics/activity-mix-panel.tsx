@@ -19,7 +19,7 @@ export function ActivityMixPanel({ report }: { report: Mix }) {
       </dl>
       <ChartFigure caption="Activity by kind">
         <ResponsiveContainer width="100%" height={200}>
-          <BarChart data={data} layout="vertical" margin={{ left: 40 }}>
+          <BarChart accessibilityLayer={false} data={data} layout="vertical" margin={{ left: 40 }}>
             <XAxis type="number" allowDecimals={false} />
             <YAxis type="category" dataKey="kind" width={100} />
             <Tooltip />

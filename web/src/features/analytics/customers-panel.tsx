@@ -7,7 +7,7 @@ type Row = { org_id: number; name: string; value: number };
 
 function Ranking({ title, rows }: { title: string; rows: Row[] }) {
   return (
-    <table className="table compact">
+    <div className="table-wrap"><table className="table compact">
       <caption>{title}</caption>
       <tbody>
         {rows.length === 0 ? <tr><td>None.</td></tr> : null}
@@ -18,7 +18,7 @@ function Ranking({ title, rows }: { title: string; rows: Row[] }) {
           </tr>
         ))}
       </tbody>
-    </table>
+    </table></div>
   );
 }
 

@@ -25,7 +25,7 @@ export function SalesPanel({ report }: { report: Sales }) {
         <div>
           <ChartFigure caption="Funnel: deals created in the period that reached each stage">
             <ResponsiveContainer width="100%" height={220}>
-              <BarChart data={funnel}>
+              <BarChart accessibilityLayer={false} data={funnel}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="stage" />
                 <YAxis allowDecimals={false} />
@@ -34,7 +34,7 @@ export function SalesPanel({ report }: { report: Sales }) {
               </BarChart>
             </ResponsiveContainer>
           </ChartFigure>
-          <table className="table compact">
+          <div className="table-wrap"><table className="table compact">
             <caption>Funnel</caption>
             <thead><tr><th scope="col">Stage</th><th scope="col">Deals</th>{c ? <th scope="col">Change</th> : null}</tr></thead>
             <tbody>
@@ -46,10 +46,10 @@ export function SalesPanel({ report }: { report: Sales }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </table></div>
         </div>
         <div>
-          <table className="table compact">
+          <div className="table-wrap"><table className="table compact">
             <caption>Lost reasons in the period</caption>
             <thead><tr><th scope="col">Reason</th><th scope="col">Deals</th></tr></thead>
             <tbody>
@@ -61,7 +61,7 @@ export function SalesPanel({ report }: { report: Sales }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </table></div>
           <h3>Open pipeline now</h3>
           <dl className="figures">
             <Figure label="Open deals" value={report.open_pipeline.count} metric="sales.open_pipeline.count" />
@@ -70,7 +70,7 @@ export function SalesPanel({ report }: { report: Sales }) {
           </dl>
           <ChartFigure caption="Open deals by status">
             <ResponsiveContainer width="100%" height={180}>
-              <BarChart data={pipeline}>
+              <BarChart accessibilityLayer={false} data={pipeline}>
                 <XAxis dataKey="status" />
                 <YAxis allowDecimals={false} />
                 <Tooltip />
@@ -78,7 +78,7 @@ export function SalesPanel({ report }: { report: Sales }) {
               </BarChart>
             </ResponsiveContainer>
           </ChartFigure>
-          <table className="table compact">
+          <div className="table-wrap"><table className="table compact">
             <caption>Open pipeline by status</caption>
             <thead><tr><th scope="col">Status</th><th scope="col">Deals</th><th scope="col">Value</th></tr></thead>
             <tbody>
@@ -90,7 +90,7 @@ export function SalesPanel({ report }: { report: Sales }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </table></div>
         </div>
       </div>
     </section>

@@ -16,7 +16,7 @@ export function SupportPanel({ report }: { report: Support }) {
         <Figure label="Open now" value={report.currently_open} metric="support.currently_open" />
         <Figure label="Open over 7 days" value={report.aged_open} metric="support.aged_open" />
       </dl>
-      <table className="table compact">
+      <div className="table-wrap"><table className="table compact">
         <caption>Customers with the most tickets in the period</caption>
         <thead><tr><th scope="col">Organization</th><th scope="col">Created</th><th scope="col">Closed</th><th scope="col">Updates</th><th scope="col">Open now</th></tr></thead>
         <tbody>
@@ -25,7 +25,7 @@ export function SupportPanel({ report }: { report: Support }) {
             <tr key={r.org_id}><th scope="row">{r.name}</th><td className="num">{r.created}</td><td className="num">{r.closed}</td><td className="num">{r.support_updates}</td><td className="num">{r.currently_open}</td></tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
     </section>
   );
 }

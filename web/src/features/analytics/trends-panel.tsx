@@ -15,7 +15,7 @@ export function TrendsPanel({ report }: { report: Trends }) {
       <h2 id="trends-heading">Weekly trends</h2>
       <ChartFigure caption="Per ISO week">
         <ResponsiveContainer width="100%" height={260}>
-          <LineChart data={report.weeks}>
+          <LineChart accessibilityLayer={false} data={report.weeks}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="week" />
             <YAxis allowDecimals={false} />

@@ -55,6 +55,10 @@ export function GlobalSearch() {
     return () => list.removeEventListener('keydown', onKey);
   });
   const close = () => setOpen(false);
+  // Each opening starts from an empty query.
+  useEffect(() => {
+    if (open) setQ('');
+  }, [open]);
   const first = results.groups.flatMap((g) => g.hits)[0];
   return (
     <>
