@@ -33,6 +33,7 @@ export function NewTicketDialog({ isOpen, onClose, initialOrg }: { isOpen: boole
         api.POST('/api/v1/support/tickets', {
           body: {
             source_app: 'console',
+            channel: 'console',
             org_id: org,
             title,
             details,
