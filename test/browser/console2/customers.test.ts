@@ -92,7 +92,15 @@ describe('organizations and contacts (browser)', () => {
     await screenshot(page, 'contact-1280');
     await page.goto('/contacts');
     await page.locator('table tbody tr').first().waitFor();
+    await assertAccessible(page, 'contacts');
     await screenshot(page, 'contacts-1280');
+    await page.setViewportSize(PHONE);
+    assert.equal(await horizontalOverflow(page), 0);
+    await screenshot(page, 'contacts-390');
+    await page.goto('/orgs');
+    await page.locator('table tbody tr').first().waitFor();
+    assert.equal(await horizontalOverflow(page), 0);
+    await screenshot(page, 'orgs-390');
     await context.close();
 
     const memberContext = await newContext(browser, env.server.url, PHONE);

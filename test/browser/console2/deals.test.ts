@@ -67,6 +67,10 @@ describe('deals table and deal page (browser)', () => {
     await page.waitForURL((u) => !u.search.includes('org_id'));
     await waitForTrue(page, `document.querySelectorAll('table tbody tr').length === 3`);
     assert.deepEqual((await titles(page)).sort(), ['Alpha', 'Bravo', 'Delta']);
+    await page.setViewportSize(PHONE);
+    assert.equal(await horizontalOverflow(page), 0);
+    await assertAccessible(page, 'deals table at 390 px');
+    await screenshot(page, 'deals-390');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -82,6 +82,10 @@ describe('tickets (browser)', () => {
     assert.equal(closed.slog.status, 'closed');
     await assertAccessible(page, 'closed ticket');
     await screenshot(page, 'ticket-closed-1280');
+    await page.setViewportSize(PHONE);
+    assert.equal(await horizontalOverflow(page), 0);
+    await screenshot(page, 'ticket-closed-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.getByRole('button', { name: 'Reopen ticket' }).click();
     await page.getByRole('button', { name: 'Close ticket' }).waitFor();
