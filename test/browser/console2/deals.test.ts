@@ -39,6 +39,8 @@ describe('deals table and deal page (browser)', () => {
     await page.getByRole('combobox', { name: 'Organization' }).fill('Glob');
     await page.getByRole('option', { name: /Globex/ }).click();
     await page.waitForURL(new RegExp(`org_id=${org.id}`));
+    await page.getByLabel('Status').focus();
+    await page.getByRole('listbox').waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: /^Title/ }).click();
     await page.waitForURL(/sort=title/);
     await waitForTrue(page, `document.querySelectorAll('table tbody tr').length === 2`);
@@ -90,6 +92,7 @@ describe('deals table and deal page (browser)', () => {
     // A value with three decimals: the server says why, beside the Value field; nothing saved.
     await page.getByLabel('Value').fill('12.345');
     await page.getByRole('button', { name: 'Save changes' }).click();
+    await waitForTrue(page, `document.querySelector('input[aria-invalid="true"]')`);
     const valueError = page.locator('#' + (await page.getByLabel('Value').getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-err')));
     await valueError.waitFor();
     assert.notEqual((await valueError.textContent())?.trim(), '');
@@ -145,9 +148,8 @@ describe('deals table and deal page (browser)', () => {
     await page.goto(`/deals/${deal.id}`);
     await page.getByLabel('Title').fill('My edit');
     await env.server.api('PATCH', `/api/v1/deals/${deal.id}`, { title: 'Their edit' });
-    // The page looks again when it becomes visible (as when the person comes back to the tab).
-    await page.evaluate('document.dispatchEvent(new Event("visibilitychange"))');
-    await page.getByRole('button', { name: 'Discard my changes and load theirs' }).waitFor();
+    // The page reads the deal again every 20 s (and when the tab comes back into view).
+    await page.getByRole('button', { name: 'Discard my changes and load theirs' }).waitFor({ timeout: 40_000 });
     await assertAccessible(page, 'deal page with a stale notice');
     await screenshot(page, 'deal-stale-1280');
     await page.getByRole('button', { name: 'Discard my changes and load theirs' }).click();
