@@ -60,6 +60,15 @@ export function GlobalSearch() {
     if (open) setQ('');
   }, [open]);
   const first = results.groups.flatMap((g) => g.hits)[0];
+  const [openWhenReady, setOpenWhenReady] = useState(false);
+  useEffect(() => {
+    if (!openWhenReady || typed !== q || results.pending) return;
+    setOpenWhenReady(false);
+    if (first) {
+      setOpen(false);
+      openHit(first);
+    }
+  }, [openWhenReady, typed, q, results.pending, first, openHit]);
   return (
     <>
       <Button className="search-trigger" onClick={() => setOpen(true)} aria-keyshortcuts="Control+K /">
@@ -76,10 +85,11 @@ export function GlobalSearch() {
             value={q}
             onChange={(e) => setQ(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === 'Enter' && first && typed === q) {
+              if (e.key === 'Enter') {
+                // Enter before the last keystrokes were searched: search now, open the first hit when it arrives.
                 e.preventDefault();
-                close();
-                openHit(first);
+                setTyped(q);
+                setOpenWhenReady(true);
               } else if (e.key === 'ArrowDown') {
                 e.preventDefault();
                 listRef.current?.querySelector<HTMLAnchorElement>('a.search-hit')?.focus();
