@@ -106,6 +106,12 @@ export function registerErrorHandling(
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
     const allowed = allowedMethods(routePatterns(), path);
+    // A route takes this method on this path's pattern, yet the router did not match: a segment is over
+    // maxParamLength and a catch-all route passed the request on. That is a bad path, not a wrong method.
+    if (allowed.includes(request.method)) {
+      const e = new AppError('bad_request', 'A path segment is longer than 200 characters.');
+      return reply.code(e.status).send(errorBody(request, e));
+    }
     if (allowed.length > 0) return methodNotAllowed(request, reply, allowed);
     const e = new AppError('not_found', `No route ${request.method} ${path}.`);
     return reply.code(e.status).send(errorBody(request, e));
