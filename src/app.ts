@@ -8,6 +8,7 @@ import { authPlugin } from './http/auth.ts';
 import { KeyCache } from './modules/api-keys/key-cache.ts';
 import { tooDeepField } from './lib/metadata.ts';
 import { AppError } from './lib/errors.ts';
+import { createWrite } from './lib/write.ts';
 import { textGuardPlugin } from './http/text-guard.ts';
 import { collectRoutePatterns, errorBody, registerErrorHandling } from './http/errors.ts';
 import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.ts';
@@ -56,7 +57,8 @@ export interface AppDeps {
   database: DatabaseHandle;
   clock?: Clock;
   rateLimitStore?: RateLimitStore;
-  notifyEvents?: () => void;
+  /** Wakes this process's webhook dispatcher; the write path calls it after a commit that queued deliveries. */
+  wakeDispatcher?: () => void;
   /** Pino options or false; tests pass false. */
   logger?: boolean | object;
 }
@@ -155,10 +157,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
 
   const moduleDeps: ModuleDeps = {
     db: deps.database.db,
-    dialect: deps.database.dialect,
     config,
     clock,
-    notifyEvents: deps.notifyEvents ?? (() => {}),
+    write: createWrite({ db: deps.database.db, clock, wakeDispatcher: deps.wakeDispatcher ?? (() => {}) }),
   };
 
   const dependencies = { db: deps.database.db, database: deps.database.status, rateLimit: store };

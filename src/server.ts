@@ -35,9 +35,9 @@ export async function startServer(settings: Config, options: ServerOptions = {})
     await database.close();
     throw err;
   }
-  // The embedded webhook dispatcher: woken in-process after each commit that wrote events.
+  // The embedded webhook dispatcher: woken in-process after each commit that queued deliveries.
   let dispatcher: Dispatcher | null = null;
-  const app = await buildApp(config, { database, clock, logger: options.logger, notifyEvents: () => dispatcher?.wake() });
+  const app = await buildApp(config, { database, clock, logger: options.logger, wakeDispatcher: () => dispatcher?.wake() });
   dispatcher = new Dispatcher({ database, config, clock, log: app.log });
   // Requests still running when the server closes (a client that hung up does not stop its handler)
   // finish their database work before the pool closes: otherwise a committed write could lose its

@@ -1,14 +1,10 @@
+import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { openDatabase, timeoutsOf } from './db/database.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { systemClock } from './lib/clock.ts';
 import { Dispatcher } from './modules/webhooks/dispatcher.ts';
 
-function log(level: 'info' | 'warn' | 'error', obj: object, msg?: string): void {
-  const err = (obj as { err?: unknown }).err;
-  const line = { level, time: Date.now(), msg, ...obj, ...(err instanceof Error ? { err: { message: err.message, stack: err.stack } } : {}) };
-  process.stderr.write(JSON.stringify(line) + '\n');
-}
 
 /**
  * `custops worker`: the webhook dispatcher alone, for scaled deployments. Any number of workers
@@ -20,8 +16,10 @@ export async function runWorker(
   waitForSignal: (stop: () => Promise<void>) => Promise<void>,
   options: { migrate?: boolean } = {},
 ): Promise<void> {
+  // The same logger as `serve` (Fastify's pino), at LOG_LEVEL, one JSON line per entry on stdout.
+  const log = pino({ level: settings.logLevel });
   const database = openDatabase(settings.databaseUrl, { ...timeoutsOf(settings), poolSize: settings.pgPoolSize });
-  database.status.attachLog({ warn: (o, m) => log('warn', o, m), info: (o, m) => log('info', o, m) });
+  database.status.attachLog(log);
   let config: Config;
   try {
     config = await prepareDatabase(database, settings, systemClock, options);
@@ -32,16 +30,16 @@ export async function runWorker(
   const dispatcher = new Dispatcher({
     database,
     config,
-    log: { info: (o, m) => log('info', o, m), warn: (o, m) => log('warn', o, m), error: (o, m) => log('error', o, m) },
+    log,
   });
   await dispatcher.start();
   // Signal handlers do not hold the event loop open, and the dispatcher's timers are unref'd.
   const keepAlive = setInterval(() => {}, 3_600_000);
-  log('info', { pid: process.pid, dialect: database.dialect }, 'custops worker started');
+  log.info({ pid: process.pid, dialect: database.dialect }, 'custops worker started');
   await waitForSignal(async () => {
     clearInterval(keepAlive);
     await dispatcher.stop();
     await database.close();
-    log('info', { pid: process.pid }, 'custops worker stopped');
+    log.info({ pid: process.pid }, 'custops worker stopped');
   });
 }

@@ -11,7 +11,6 @@ import { migrations } from '../src/db/migrate.ts';
 import { commands } from '../src/cli/commands.ts';
 import { main } from '../src/cli/main.ts';
 import { engines, type EngineName } from './helpers/engines.ts';
-import { freePort, waitUntil } from './webhooks/helpers/processes.ts';
 
 const NODE = 'node_modules/.bin/node';
 
@@ -188,26 +187,6 @@ for (const engine of engines()) {
       assert.match(group.stdout, /custops key create[\s\S]*custops key revoke/);
     });
 
-    test('serve in process: answers HTTP on the port it was given and stops when asked', async () => {
-      let stop!: () => void;
-      let stopped = false;
-      const port = await freePort();
-      const served = main(['serve', '--port', String(port), '--host', '127.0.0.1'], { ...env, LOG_LEVEL: 'silent' }, {
-        out: () => {},
-        err: (l) => assert.fail(l),
-        waitForStop: async (finish) => {
-          await new Promise<void>((r) => (stop = r));
-          await finish();
-          stopped = true;
-        },
-      });
-      const url = `http://127.0.0.1:${port}/healthz`;
-      await waitUntil('serve listening', async () => (await fetch(url).catch(() => null))?.status === 200, 15_000);
-      stop();
-      assert.equal(await served, 0);
-      assert.ok(stopped);
-    });
-
     test('demo creates a realistic account with a working full-access key', async () => {
       const demo = await json(['demo', '--seed', '3']);
       assert.deepEqual(Object.keys(demo), ['account', 'key']);
@@ -243,7 +222,8 @@ for (const engine of engines()) {
       try {
         const url = await new Promise<string>((resolve, reject) => {
           let out = '';
-          const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${stderr}`)), 15_000);
+          // Generous: a cold start compiles the sources, and CI machines may be busy.
+          const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${stderr}`)), 40_000);
           child.stdout.on('data', (d) => {
             out += d;
             const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);

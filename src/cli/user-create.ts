@@ -1,4 +1,5 @@
 import { loadConfig } from '../config.ts';
+import { createWrite } from '../lib/write.ts';
 import { findAccount } from '../modules/accounts/accounts.repository.ts';
 import { generatePassword, MIN_PASSWORD_LENGTH } from '../modules/sessions/passwords.service.ts';
 import { ROLES } from '../modules/users/users.schemas.ts';
@@ -30,7 +31,7 @@ export const userCreateCommand = defineCommand({
     const config = loadConfig(ctx.env);
     const user = await withDatabase(config, async ({ db }) => {
       if (!(await findAccount(db, accountId))) throw new Error(`no account with id ${accountId}`);
-      return createUser({ db, clock: ctx.clock }, accountId, {
+      return createUser({ db, write: createWrite({ db, clock: ctx.clock, wakeDispatcher: () => {} }) }, accountId, {
         email, display_name: values.name.trim(), role, password, support_enabled: !values['no-support'],
       });
     });

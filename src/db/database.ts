@@ -7,6 +7,7 @@ import { databaseUnavailable } from './faults.ts';
 import type { Database } from './schema.ts';
 import type { Config } from '../config.ts';
 import { NodeSqliteDatabase } from './sqlite-driver.ts';
+import { translatingDialect } from './translating-driver.ts';
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
@@ -14,10 +15,15 @@ export type Trx = Transaction<Database>;
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type Dialect = 'sqlite' | 'postgres';
 
-// bigint (int8) columns hold ids and epoch-millisecond timestamps, all below 2^53: read them as numbers.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-// count(*) and sum() come back as numeric in some cases; read as numbers too.
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+/**
+ * How this project's pools read PostgreSQL values (set per pool, not globally, so other pg users in
+ * the process are untouched): bigint (int8) columns hold ids and epoch-millisecond timestamps, all
+ * below 2^53, and count(*) or sum() may come back as numeric: both are read as numbers.
+ */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 export interface DatabaseHandle {
   db: Db;
@@ -72,7 +78,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     const path = sqlitePath(url);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const sqlite = new NodeSqliteDatabase(path, { busyTimeoutMs: options.sqliteBusyTimeoutMs });
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: watch(status) });
+    const db = new Kysely<Database>({ dialect: translatingDialect(new SqliteDialect({ database: sqlite })), log: watch(status) });
     return { db, dialect: 'sqlite', sqlite, status, close: () => db.destroy() };
   }
   // Without options (tests, benchmarks, scripts) there are no time-outs, as node-postgres has none;
@@ -81,6 +87,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    types: pgTypes,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 0,
     // Server side: the statement is cancelled (57014). Client side, a little later: a server that
     // stopped answering (hung, or a network that drops packets) cannot hold a request forever.
@@ -98,6 +105,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   // transaction, or just acquired) would emit an unhandled 'error' too. Its next query fails (a 503)
   // and the pool discards it on release, as it is no longer queryable.
   pool.on('connect', (client) => client.on('error', lost));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: watch(status) });
+  const db = new Kysely<Database>({ dialect: translatingDialect(new PostgresDialect({ pool })), log: watch(status) });
   return { db, dialect: 'postgres', pool, status, close: () => db.destroy() };
 }

@@ -1,6 +1,6 @@
 /**
  * The one closed catalogue of error codes. The HTTP status belongs to the code, here and
- * nowhere else; test/errors.test.ts fails when a code is missing from the OpenAPI document.
+ * nowhere else; test/meta/openapi.test.ts fails when a code is missing from the OpenAPI document.
  */
 export const ERROR_CATALOGUE = {
   bad_request: { status: 400, description: 'The request is not valid HTTP (a malformed head or chunked body, a path that is not valid percent-encoding).' },

@@ -1,5 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { containsText, isPostgres } from './sql.ts';
+import { engineOf } from '../db/engine.ts';
+import { containsText } from './sql.ts';
 
 /** Tables with a substring search index (see the search_index migration): SQLite's FTS5 table is `<table>_search`. */
 export type SearchedTable = 'deals' | 'tickets' | 'orgs' | 'contacts';
@@ -18,8 +19,6 @@ export const MIN_INDEXED_TERM = 3;
 export function matchesText(db: { getExecutor(): { adapter: unknown } }, table: SearchedTable, columns: string[], q: string): Expression<SqlBool> {
   const exact = sql<SqlBool>`(${sql.join(columns.map((c) => containsText(c, q)), sql` or `)})`;
   const lowered = q.toLowerCase();
-  if (isPostgres(db) || [...lowered].length < MIN_INDEXED_TERM) return exact;
-  const phrase = '"' + lowered.replaceAll('"', '""') + '"';
-  const index = sql.table(`${table}_search`);
-  return sql<SqlBool>`(${sql.ref(`${table}.id`)} in (select rowid from ${index} where ${index} match ${phrase}) and ${exact})`;
+  const candidates = [...lowered].length < MIN_INDEXED_TERM ? null : engineOf(db).trigramCandidates(table, lowered);
+  return candidates === null ? exact : sql<SqlBool>`(${candidates} and ${exact})`;
 }

@@ -4,7 +4,7 @@ import type { Row } from './tables.ts';
  * What the database triggers would add to `analytics_daily` for the rows the seed writes,
  * computed in this process so bulk writes can bypass the row triggers (on PostgreSQL a
  * trigger call per row is most of the cost of a million rows). The definitions mirror the
- * triggers of the analytics migrations exactly; test/system/seed.test.ts proves it by
+ * triggers of the analytics migrations exactly; test/seed/seed.test.ts proves it by
  * seeding once with the triggers and once without and comparing the rollups.
  */
 const DAY = 86_400_000;

@@ -136,7 +136,7 @@ for (const engine of engines()) {
       assert.equal(Number(left.n), 1, 'only the lost deal is left in the funnel rollup, at new');
     });
 
-    test('the funnel counts each history stage once per deal (decisions.md example), from the rollup, the records and a rebuilt rollup', async () => {
+    test('the funnel counts each history stage once per deal (the documented example), from the rollup, the records and a rebuilt rollup', async () => {
       const a = await createTestAccount(h);
       const alice = await user(h, a.accountId, 'Alice');
       const o = await org(h, a.accountId, 'Acme');

@@ -22,7 +22,6 @@ for (const engine of engines()) {
     test('creates a new deal: 201, Location, defaults, history from null and exactly one deal.created', async () => {
       const a = await createTestAccount(h);
       const org = await seedOrg(h, a.accountId);
-      const notified = h.notified();
       const res = await call(h, 'POST', '/api/v1/deals', { key: a.key, body: { org_id: org, title: 'Pilot' } });
       assert.equal(res.statusCode, 201, res.body);
       const deal = res.json();
@@ -43,7 +42,7 @@ for (const engine of engines()) {
         org_id: org,
         payload: { id: events[0].payload.id, event_type: 'deal.created', org_id: org, timestamp: NOW, deal_id: deal.id, deal: expected },
       });
-      assert.equal(h.notified(), notified + 1);
+      assert.ok((await h.lastWake())?.includes(events[0].payload.id), 'the dispatcher, woken after the commit, finds the event');
       const row = await h.db.selectFrom('deals').select(['last_activity_at', 'title_lc']).where('id', '=', deal.id).executeTakeFirstOrThrow();
       assert.deepEqual({ ...row, last_activity_at: Number(row.last_activity_at) }, { last_activity_at: T0, title_lc: 'pilot' });
     });
@@ -177,7 +176,6 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       const org = await seedOrg(h, a.accountId);
       const before = await tableCounts(h.db);
-      const notified = h.notified();
       const restore = await breakOutbox(h);
       try {
         assertError(await call(h, 'POST', '/api/v1/deals', { key: a.key, body: { org_id: org, title: 'Doomed', status: 'won' } }), 500, 'internal_error');
@@ -185,7 +183,6 @@ for (const engine of engines()) {
         await restore();
       }
       assert.deepEqual(await tableCounts(h.db), before);
-      assert.equal(h.notified(), notified);
       assert.equal((await call(h, 'POST', '/api/v1/deals', { key: a.key, body: { org_id: org, title: 'Works again' } })).statusCode, 201);
     });
 

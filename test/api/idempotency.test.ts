@@ -4,7 +4,9 @@ import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness } from '../helpers/harness.ts';
 import { assertError } from '../helpers/route-checks.ts';
 import { purgeExpiredKeys } from '../../src/modules/idempotency/idempotency.repository.ts';
-import { ABANDONED_AFTER_MS, requestFingerprint } from '../../src/modules/idempotency/idempotency.plugin.ts';
+import { requestFingerprint } from '../../src/modules/idempotency/idempotency.plugin.ts';
+import { engineOf } from '../../src/db/engine.ts';
+import { failInserts } from '../helpers/faults.ts';
 
 // POST /orgs (an extension that creates one row per call) is the write used to observe idempotency.
 const URL = '/api/v1/orgs';
@@ -99,7 +101,7 @@ for (const engine of engines()) {
       assert.equal(left.length, 0);
     });
 
-    test('the write transaction records its commit on the claim', async () => {
+    test('the response is stored by the write transaction itself', async () => {
       const a = await createTestAccount(h);
       assert.equal((await call(h, 'POST', URL, { key: a.key, body: { name: 'Marked' }, headers: { 'idempotency-key': 'marked' } })).statusCode, 201);
       const row = await h.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', a.accountId).where('key', '=', 'marked').executeTakeFirstOrThrow();
@@ -107,29 +109,83 @@ for (const engine of engines()) {
       assert.ok(row.committed_at !== null);
     });
 
-    test('a process that died mid-request: re-run only if its write never committed', async () => {
+    test('the change and its stored response commit together: if storing fails, nothing is kept and the retry runs at once', async () => {
+      const a = await createTestAccount(h);
+      const headers = { 'idempotency-key': 'store-fails' };
+      const restore = await failInserts(h, 'idempotency_keys');
+      try {
+        assertError(await call(h, 'POST', URL, { key: a.key, body: { name: 'Half' }, headers }), 500, 'internal_error');
+      } finally {
+        await restore();
+      }
+      assert.equal(await orgCount(h, a.accountId), 0, 'the org went with the response');
+      // No waiting: nothing of the first attempt is left, so the same key runs again at once.
+      const retry = await call(h, 'POST', URL, { key: a.key, body: { name: 'Half' }, headers });
+      assert.equal(retry.statusCode, 201, retry.body);
+      assert.equal(retry.headers['idempotent-replayed'], undefined);
+      assert.equal(await orgCount(h, a.accountId), 1);
+      assert.equal((await call(h, 'POST', URL, { key: a.key, body: { name: 'Half' }, headers })).headers['idempotent-replayed'], 'true');
+    });
+
+    test('records left running by the earlier claim-then-write versions: committed is 409 conflict, not committed runs at once', async () => {
       const a = await createTestAccount(h);
       const body = { name: 'After crash' };
-      const hash = requestFingerprint('POST', URL, body);
-      const old = clock.now() - ABANDONED_AFTER_MS - 1000;
       const leftBehind = (key: string, committedAt: number | null) =>
         h.db.insertInto('idempotency_keys').values({
-          account_id: a.accountId, key, request_hash: hash, state: 'running', response_status: null, response_body: null,
-          location: null, committed_at: committedAt, created_at: old, expires_at: clock.now() + 3_600_000,
+          account_id: a.accountId, key, request_hash: requestFingerprint('POST', URL, body), state: 'running', response_status: null,
+          response_body: null, location: null, committed_at: committedAt, created_at: clock.now(), expires_at: clock.now() + 3_600_000,
         }).execute();
       // Died after its write committed, before the response was stored: never run again.
-      await leftBehind('died-after-commit', old + 5);
+      await leftBehind('died-after-commit', clock.now());
       assertError(await call(h, 'POST', URL, { key: a.key, body, headers: { 'idempotency-key': 'died-after-commit' } }), 409, 'conflict');
       assert.equal(await orgCount(h, a.accountId), 0);
-      // Died before its write committed: after the abandonment delay the retry runs, once.
+      // Died before its write committed: the retry runs at once, then replays.
       await leftBehind('died-before-commit', null);
       const rerun = await call(h, 'POST', URL, { key: a.key, body, headers: { 'idempotency-key': 'died-before-commit' } });
       assert.equal(rerun.statusCode, 201, rerun.body);
-      assert.equal(await orgCount(h, a.accountId), 1);
       const replay = await call(h, 'POST', URL, { key: a.key, body, headers: { 'idempotency-key': 'died-before-commit' } });
       assert.equal(replay.headers['idempotent-replayed'], 'true');
       assert.equal(await orgCount(h, a.accountId), 1);
     });
+
+    test('a request refused after it started (404) keeps its answer; a 409 conflict does not', async () => {
+      const a = await createTestAccount(h);
+      const missing = { org_id: 999_999_999, title: 'Ghost' };
+      const headers = { 'idempotency-key': 'refused' };
+      assertError(await call(h, 'POST', '/api/v1/deals', { key: a.key, body: missing, headers }), 404, 'org_not_found');
+      const again = await call(h, 'POST', '/api/v1/deals', { key: a.key, body: missing, headers });
+      assert.equal(again.statusCode, 404);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      const user = { email: `taken-${Date.now()}@example.com`, display_name: 'Taken' };
+      assert.equal((await call(h, 'POST', '/api/v1/users', { key: a.key, body: user })).statusCode, 201);
+      const conflictHeaders = { 'idempotency-key': 'conflict-then-free' };
+      assertError(await call(h, 'POST', '/api/v1/users', { key: a.key, body: user, headers: conflictHeaders }), 409, 'conflict');
+      const retried = await call(h, 'POST', '/api/v1/users', { key: a.key, body: user, headers: conflictHeaders });
+      assert.equal(retried.headers['idempotent-replayed'], undefined, 'a conflict is evaluated again');
+    });
+
+    if (engine === 'postgres') {
+      test('a key held by a write in another process is 409 idempotency_key_in_use, and free once that write ends', async () => {
+        const a = await createTestAccount(h);
+        const headers = { 'idempotency-key': 'held-elsewhere' };
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        let locked!: () => void;
+        const lockTaken = new Promise<void>((r) => (locked = r));
+        // Another process's write transaction: it holds the key's lock until it ends.
+        const other = h.db.transaction().execute(async (trx) => {
+          assert.ok(await engineOf(trx).tryTransactionLock(trx, a.accountId, 'held-elsewhere'));
+          locked();
+          await held;
+        });
+        await lockTaken;
+        assertError(await call(h, 'POST', URL, { key: a.key, body: { name: 'Held' }, headers }), 409, 'idempotency_key_in_use');
+        release();
+        await other;
+        assert.equal((await call(h, 'POST', URL, { key: a.key, body: { name: 'Held' }, headers })).statusCode, 201);
+        assert.equal(await orgCount(h, a.accountId), 1);
+      });
+    }
 
     test('an over-long key is 422 naming the header', async () => {
       const a = await createTestAccount(h);

@@ -17,8 +17,11 @@ export interface Harness {
   database: TestDatabase;
   config: Config;
   clock: Clock;
-  /** Count of notifyEvents calls (events committed). */
-  notified: () => number;
+  /**
+   * Public ids of the events still to be dispatched, as a dispatcher woken by the last write found
+   * them (read when the write path woke it, after its commit); null when no write has woken it yet.
+   */
+  lastWake: () => Promise<string[] | null>;
   close(): Promise<void>;
 }
 
@@ -38,8 +41,17 @@ export async function createHarness(engine: EngineName, options: HarnessOptions 
     ...options.env,
   });
   const clock = options.clock ?? systemClock;
-  let notifications = 0;
-  const app = await buildApp(config, { database: database.handle, clock, logger: false, notifyEvents: () => notifications++ });
+  let lastWake: Promise<string[]> | null = null;
+  const pending = () =>
+    database.handle.db.selectFrom('events').select('public_id').where('dispatched_at', 'is', null).orderBy('id').execute().then((rows) => rows.map((r) => r.public_id));
+  const app = await buildApp(config, {
+    database: database.handle,
+    clock,
+    logger: false,
+    wakeDispatcher: () => {
+      lastWake = pending();
+    },
+  });
   await app.ready();
   return {
     engine,
@@ -48,7 +60,7 @@ export async function createHarness(engine: EngineName, options: HarnessOptions 
     database,
     config,
     clock,
-    notified: () => notifications,
+    lastWake: async () => lastWake,
     async close() {
       await app.close();
       await database.drop();

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createWrite } from '../../src/lib/write.ts';
 import { randomBytes } from 'node:crypto';
 import { createUser } from '../../src/modules/users/users.service.ts';
 import { call, type CallOptions, type Harness } from './harness.ts';
@@ -15,7 +16,7 @@ export interface ConsoleLogin {
 /** Adds a team user with a password to the account. */
 export async function addUser(h: Harness, accountId: number, role: 'owner' | 'admin' | 'member', email?: string): Promise<{ id: number; email: string }> {
   const address = email ?? `${role}-${randomBytes(4).toString('hex')}@example.com`;
-  const user = await createUser({ db: h.db, clock: h.clock }, accountId, { email: address, display_name: `A ${role}`, role, password: TEST_PASSWORD });
+  const user = await createUser({ db: h.db, write: createWrite({ db: h.db, clock: h.clock, wakeDispatcher: () => {} }) }, accountId, { email: address, display_name: `A ${role}`, role, password: TEST_PASSWORD });
   return { id: user.id, email: address };
 }
 

@@ -21,7 +21,11 @@ function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProce
   const child = spawn(NODE, ['bin/custops.js', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    // A child that never started must not outlive the test (it would keep the test process running).
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start: ${out}`));
+    }, 60_000);
     const read = (d: Buffer) => {
       out += d;
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);

@@ -146,7 +146,7 @@ describe('custom ranges', () => {
 });
 
 describe('change objects and rates', () => {
-  test('decisions.md rules', () => {
+  test('the documented change rules (docs/design.md#analytics)', () => {
     assert.deepEqual(change(12, 10), { absolute: 2, percent: 20, note: null });
     assert.deepEqual(change(5, 0), { absolute: 5, percent: null, note: 'zero_baseline' });
     assert.deepEqual(change(0, 0), { absolute: 0, percent: 0, note: null });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { ConfigError, DEFAULT_RETRY_SCHEDULE, loadConfig } from '../../src/config.ts';
 
 describe('configuration', () => {
-  test('defaults match decisions.md', () => {
+  test('defaults are the documented ones', () => {
     const c = loadConfig({});
     assert.equal(c.databaseUrl, 'sqlite:./data/custops.db');
     assert.equal(c.dialect, 'sqlite');

@@ -40,7 +40,7 @@ for (const engine of engines()) {
         })
         .execute();
       const worker = custops(['worker'], {
-        DATABASE_URL: db.url, CUSTOPS_SECRET_KEY: key.toString('base64'), NODE_EXTRA_CA_CERTS: testPki().caFile, CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'warn',
+        DATABASE_URL: db.url, CUSTOPS_SECRET_KEY: key.toString('base64'), NODE_EXTRA_CA_CERTS: testPki().caFile, CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'info',
       });
       try {
         await waitUntil('worker started', () => worker.output().includes('custops worker started'), 20_000);

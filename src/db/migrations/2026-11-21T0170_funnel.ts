@@ -5,7 +5,7 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
 type AnyDb = Kysely<any>;
 
 /**
- * The funnel read literally from the status history (decisions.md: "of the deals created in
+ * The funnel read literally from the status history (docs/design.md#analytics: "of the deals created in
  * the period, how many reached each open stage and won"; "the funnel is computed from that
  * history"): a deal counts at stage X when its history (creation row included) holds a row with
  * to_status X, once per deal and stage. Lost is no stage.

@@ -145,7 +145,7 @@ export interface Change {
   note: string | null;
 }
 
-/** decisions.md: absolute = current − previous; percent to 1 decimal; zero baseline → null + note. */
+/** docs/design.md#analytics: absolute = current − previous; percent to 1 decimal; zero baseline → null + note. */
 export function change(current: number, previous: number): Change {
   const absolute = current - previous;
   if (previous === 0) return current === 0 ? { absolute: 0, percent: 0, note: null } : { absolute, percent: null, note: 'zero_baseline' };

@@ -1,7 +1,7 @@
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { API_PREFIX } from '../../http/openapi.ts';
+import { answer } from '../../http/answer.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import * as service from './audiences.service.ts';
 import { AudienceList, AudienceListQuery, CreateAudienceBody, MarketingAudience } from './contacts.schemas.ts';
@@ -52,9 +52,6 @@ export function registerAudienceRoutes(app: App, deps: ModuleDeps): void {
         response: { 201: MarketingAudience },
       },
     },
-    async (request, reply) => {
-      const audience = await service.createAudience(deps, request.auth.accountId, request.body.name);
-      return reply.code(201).header('Location', `${API_PREFIX}/marketing-audiences/${audience.id}`).send(audience);
-    },
+    async (request, reply) => answer(request, reply, await service.createAudience(deps, request.auth.accountId, request.body.name, request.idempotency)),
   );
 }

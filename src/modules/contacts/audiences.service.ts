@@ -1,19 +1,14 @@
-import { sql } from 'kysely';
-import type { Db, Dialect, Executor, Trx } from '../../db/database.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { Executor, Trx } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { ModuleDeps } from '../../http/deps.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
-import { isUniqueViolation } from '../../lib/sql.ts';
+import type { IdempotencyClaim } from '../../lib/write.ts';
 import * as repo from './audiences.repository.ts';
 import { findContact } from './contacts.repository.ts';
 import { MAX_MEMBERSHIPS, type AudienceView } from './contacts.schemas.ts';
-import { inTransaction } from '../idempotency/request-scope.ts';
 
-interface WriteDeps {
-  db: Db;
-  dialect: Dialect;
-  clock: Clock;
-}
+type WriteDeps = Pick<ModuleDeps, 'db' | 'write'>;
 
 const toView = (r: repo.AudienceRow): AudienceView => ({ id: Number(r.id), name: r.name });
 
@@ -36,10 +31,10 @@ function nameTaken(): AppError {
   return new AppError('conflict', 'A marketing audience with this name already exists in the account.');
 }
 
-export async function createAudience(deps: WriteDeps, accountId: number, name: string): Promise<AudienceView> {
+export async function createAudience(deps: WriteDeps, accountId: number, name: string, claim: IdempotencyClaim | null = null): Promise<AudienceView> {
   if (await repo.findAudienceByName(deps.db, accountId, name)) throw nameTaken();
   try {
-    return toView(await inTransaction(deps.db, (trx) => repo.insertAudience(trx, { account_id: accountId, name, created_at: deps.clock.now() })));
+    return await deps.write(claim, async ({ trx, now }) => toView(await repo.insertAudience(trx, { account_id: accountId, name, created_at: now })));
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken();
     throw err;
@@ -64,12 +59,8 @@ async function membershipPage(db: Executor, accountId: number, contactId: number
  * Locks the contact (PostgreSQL) so concurrent membership writes on one contact run one after
  * the other; SQLite already serializes write transactions.
  */
-async function lockContact(trx: Trx, dialect: Dialect, accountId: number, contactId: number): Promise<void> {
-  const found =
-    dialect === 'postgres'
-      ? await sql<{ id: number }>`select id from contacts where account_id = ${accountId} and id = ${contactId} for update`.execute(trx).then((r) => r.rows[0])
-      : await findContact(trx, accountId, contactId);
-  if (!found) throw notFound('contact_not_found', contactId);
+async function lockContact(trx: Trx, accountId: number, contactId: number): Promise<void> {
+  if (!(await findContact(trx, accountId, contactId, { forUpdate: true }))) throw notFound('contact_not_found', contactId);
 }
 
 async function requireAudiences(trx: Trx, accountId: number, ids: number[]): Promise<void> {
@@ -81,15 +72,21 @@ async function requireAudiences(trx: Trx, accountId: number, ids: number[]): Pro
 // Membership answers are the whole set: PUT caps it at MAX_MEMBERSHIPS, so one page holds it.
 const WHOLE_SET: PageRequest = { page: 1, per_page: MAX_MEMBERSHIPS };
 
-export async function replaceAudiences(deps: WriteDeps, accountId: number, contactId: number, audienceIds: number[]): Promise<ListResult<AudienceView>> {
+export async function replaceAudiences(
+  deps: WriteDeps,
+  accountId: number,
+  contactId: number,
+  audienceIds: number[],
+  claim: IdempotencyClaim | null = null,
+): Promise<ListResult<AudienceView>> {
   const wanted = [...new Set(audienceIds)];
-  return inTransaction(deps.db, async (trx) => {
-    await lockContact(trx, deps.dialect, accountId, contactId);
+  return deps.write(claim, async ({ trx, now }) => {
+    await lockContact(trx, accountId, contactId);
     await requireAudiences(trx, accountId, wanted);
     const current = await repo.memberAudienceIds(trx, accountId, contactId);
     const wantedSet = new Set(wanted);
     await repo.removeMemberships(trx, accountId, contactId, [...current].filter((id) => !wantedSet.has(id)));
-    await repo.addMemberships(trx, accountId, contactId, wanted.filter((id) => !current.has(id)), deps.clock.now());
+    await repo.addMemberships(trx, accountId, contactId, wanted.filter((id) => !current.has(id)), now);
     return membershipPage(trx, accountId, contactId, WHOLE_SET);
   });
 }
@@ -100,10 +97,11 @@ export async function removeAudiences(
   accountId: number,
   contactId: number,
   audienceIds: number[] | undefined,
+  claim: IdempotencyClaim | null = null,
 ): Promise<ListResult<AudienceView>> {
   const ids = audienceIds === undefined ? null : [...new Set(audienceIds)];
-  return inTransaction(deps.db, async (trx) => {
-    await lockContact(trx, deps.dialect, accountId, contactId);
+  return deps.write(claim, async ({ trx }) => {
+    await lockContact(trx, accountId, contactId);
     if (ids !== null) await requireAudiences(trx, accountId, ids);
     await repo.removeMemberships(trx, accountId, contactId, ids);
     return membershipPage(trx, accountId, contactId, WHOLE_SET);

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { engineOf } from '../../db/engine.ts';
 import type { Executor } from '../../db/database.ts';
 import type { ContactsTable } from '../../db/schema.ts';
 import { keptCount } from '../../lib/list-counts.ts';
@@ -38,8 +39,10 @@ export function listContacts(db: Executor, accountId: number, f: ContactFilter, 
   return db.selectFrom('contacts').selectAll().where('contacts.id', 'in', ids).orderBy(order.sort, order.direction).orderBy('id', order.direction).execute();
 }
 
-export function findContact(db: Executor, accountId: number, id: number): Promise<ContactRow | undefined> {
-  return db.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+/** `forUpdate` locks the row (PostgreSQL) so concurrent writes about one contact run one after the other. */
+export function findContact(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<ContactRow | undefined> {
+  const query = db.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  return (options.forUpdate ? engineOf(db).forUpdate(query) : query).executeTakeFirst();
 }
 
 export function insertContact(db: Executor, row: Insertable<ContactsTable>): Promise<ContactRow> {

@@ -1,7 +1,7 @@
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { API_PREFIX } from '../../http/openapi.ts';
+import { answer } from '../../http/answer.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import * as audiences from './audiences.service.ts';
 import {
@@ -64,10 +64,7 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
         response: { 201: Contact },
       },
     },
-    async (request, reply) => {
-      const contact = await service.createContact(deps, request.auth.accountId, request.body);
-      return reply.code(201).header('Location', `${API_PREFIX}/contacts/${contact.id}`).send(contact);
-    },
+    async (request, reply) => answer(request, reply, await service.createContact(deps, request.auth.accountId, request.body, request.idempotency)),
   );
 
   app.get(
@@ -102,7 +99,8 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: AudienceList },
       },
     },
-    async (request) => audiences.replaceAudiences(deps, request.auth.accountId, request.params.id, request.body.audience_ids),
+    async (request, reply) =>
+      answer(request, reply, await audiences.replaceAudiences(deps, request.auth.accountId, request.params.id, request.body.audience_ids, request.idempotency)),
   );
 
   app.delete(
@@ -126,7 +124,8 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: AudienceList },
       },
     },
-    async (request) => audiences.removeAudiences(deps, request.auth.accountId, request.params.id, request.body.audience_ids),
+    async (request, reply) =>
+      answer(request, reply, await audiences.removeAudiences(deps, request.auth.accountId, request.params.id, request.body.audience_ids, request.idempotency)),
   );
 
   registerAudienceRoutes(app, deps);

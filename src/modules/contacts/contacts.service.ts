@@ -1,11 +1,11 @@
-import type { Db, Executor } from '../../db/database.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { Executor } from '../../db/database.ts';
+import type { ModuleDeps } from '../../http/deps.ts';
 import { iso } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './contacts.repository.ts';
 import type { ContactView, CreateContactInput } from './contacts.schemas.ts';
-import { inTransaction } from '../idempotency/request-scope.ts';
+import type { IdempotencyClaim } from '../../lib/write.ts';
 import { existsInAccount } from '../../lib/sql.ts';
 
 export function toContactView(r: repo.ContactRow): ContactView {
@@ -55,9 +55,13 @@ export async function getContact(db: Executor, accountId: number, id: number): P
   return toContactView(row);
 }
 
-export async function createContact(deps: { db: Db; clock: Clock }, accountId: number, input: CreateContactInput): Promise<ContactView> {
-  const now = deps.clock.now();
-  return inTransaction(deps.db, async (trx) => {
+export async function createContact(
+  deps: Pick<ModuleDeps, 'write'>,
+  accountId: number,
+  input: CreateContactInput,
+  claim: IdempotencyClaim | null = null,
+): Promise<ContactView> {
+  return deps.write(claim, async ({ trx, now }) => {
     if (!(await existsInAccount(trx, 'orgs', accountId, input.org_id))) throw notFound('org_not_found', input.org_id);
     const name = input.name ?? null;
     const email = input.email ?? null;

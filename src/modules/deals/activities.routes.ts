@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { answer } from '../../http/answer.ts';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -61,10 +62,8 @@ export function registerActivityRoutes(app: App, deps: ModuleDeps): void {
       },
     },
     async (request, reply) => {
-      const dealId = request.params.id;
-      const activity = await service.createActivity(deps, { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null }, dealId, request.body);
-      reply.code(201).header('Location', `/api/v1/deals/${dealId}/activities/${activity.id}`);
-      return activity;
+      const actor = { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null };
+      return answer(request, reply, await service.createActivity(deps, actor, request.params.id, request.body, request.idempotency));
     },
   );
 }

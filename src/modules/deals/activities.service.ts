@@ -7,10 +7,9 @@ import * as repo from './activities.repository.ts';
 import { emitActivityCreated } from './deals.events.ts';
 import { touchLastActivity } from './deals.repository.ts';
 import type { CreateActivityInput, DealActivityView } from './deals.schemas.ts';
-import { getDealRow } from './deals.service.ts';
+import { type Actor, getDealRow } from './deals.service.ts';
 import { metadataProblem } from './deals.values.ts';
-import type { Actor } from './deals.writes.ts';
-import { inTransaction } from '../idempotency/request-scope.ts';
+import type { IdempotencyClaim } from '../../lib/write.ts';
 
 export function toActivityView(r: repo.ActivityRow): DealActivityView {
   return {
@@ -46,16 +45,22 @@ export async function getActivity(db: Executor, accountId: number, dealId: numbe
   return toActivityView(row);
 }
 
-type Deps = Pick<ModuleDeps, 'db' | 'clock' | 'notifyEvents'>;
+type Deps = Pick<ModuleDeps, 'write'>;
 
 /** Logs a timeline entry: the row, the deal's last_activity_at and deal.activity.created commit together. */
-export async function createActivity(deps: Deps, actor: Actor, dealId: number, input: CreateActivityInput): Promise<DealActivityView> {
+export async function createActivity(
+  deps: Deps,
+  actor: Actor,
+  dealId: number,
+  input: CreateActivityInput,
+  claim: IdempotencyClaim | null = null,
+): Promise<DealActivityView> {
   const problem = input.metadata_json === undefined ? null : metadataProblem(input.metadata_json);
   if (problem) throw validationError({ metadata_json: problem });
   if (input.message.trim() === '') throw validationError({ message: 'too_short' });
   if (input.source_app.trim() === '') throw validationError({ source_app: 'too_short' });
-  const now = deps.clock.now();
-  const view = await inTransaction(deps.db, async (trx) => {
+  return deps.write(claim, async (w) => {
+    const { trx, now } = w;
     const deal = await getDealRow(trx, actor.accountId, dealId);
     const row = await repo.insertActivity(trx, {
       account_id: actor.accountId,
@@ -72,9 +77,7 @@ export async function createActivity(deps: Deps, actor: Actor, dealId: number, i
     });
     await touchLastActivity(trx, actor.accountId, dealId, now);
     const activity = toActivityView(row);
-    await emitActivityCreated(trx, { accountId: actor.accountId, now, orgId: Number(deal.org_id) }, activity);
+    await emitActivityCreated(w, actor.accountId, Number(deal.org_id), activity);
     return activity;
   });
-  deps.notifyEvents();
-  return view;
 }

@@ -3,7 +3,8 @@ import type { Executor } from '../../db/database.ts';
 import { iso } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
-import { codePointOrder, countRows, existsInAccount } from '../../lib/sql.ts';
+import { engineOf } from '../../db/engine.ts';
+import { countRows, existsInAccount } from '../../lib/sql.ts';
 import { Id, ListOf, Nullable, PageQuery, Timestamp } from '../../http/schemas.ts';
 import { DEAL_STATUSES } from './deals.schemas.ts';
 
@@ -78,7 +79,7 @@ export async function listLostReasons(db: Executor, accountId: number, page: Pag
     () => countRows(db, db.selectFrom(grouped.select(['lost_reason_code', 'lost_reason_label']).as('g'))),
     (limit, offset) => grouped
       .select((eb) => ['lost_reason_code', 'lost_reason_label', eb.fn.countAll<number>().as('n'), eb.fn.max('closed_at').as('last')])
-      .orderBy('last', 'desc').orderBy(codePointOrder(db, 'lost_reason_code')).orderBy(codePointOrder(db, 'lost_reason_label'))
+      .orderBy('last', 'desc').orderBy(engineOf(db).codePointOrder('lost_reason_code')).orderBy(engineOf(db).codePointOrder('lost_reason_label'))
       .limit(limit).offset(offset).execute(),
     (rows) => rows.map((r) => ({
       code: r.lost_reason_code ?? '',

@@ -1,8 +1,9 @@
-import { sql, SqliteAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
+import { engineOf } from '../../db/engine.ts';
 import { keptCount } from '../../lib/list-counts.ts';
-import { codePointOrder, countRows } from '../../lib/sql.ts';
+import { countRows } from '../../lib/sql.ts';
 import { matchesText } from '../../lib/text-search.ts';
 
 export type DealRow = Selectable<DealsTable>;
@@ -27,13 +28,9 @@ export interface DealSearch {
   orgId?: number;
 }
 
-function isSqlite(db: Executor): boolean {
-  return db.getExecutor().adapter instanceof SqliteAdapter;
-}
-
 /** Text sorts compare code points on both engines (case-insensitively for titles). */
 function sortExpression(db: Executor, sort: DealSort) {
-  if (sort === 'title') return codePointOrder(db, 'deals.title_lc');
+  if (sort === 'title') return engineOf(db).codePointOrder('deals.title_lc');
   // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
   if (sort === 'status') return sql.ref('deals.status');
   return sql.ref(`deals.${sort}`);
@@ -97,7 +94,7 @@ export function searchDeals(db: Executor, accountId: number, s: DealSearch, limi
 /** `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */
 export function findDeal(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
   let query = db.selectFrom('deals').selectAll().where('account_id', '=', accountId).where('id', '=', id);
-  if (options.forUpdate && !isSqlite(db)) query = query.forUpdate();
+  if (options.forUpdate) query = engineOf(db).forUpdate(query);
   return query.executeTakeFirst();
 }
 

@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox';
 import { Type } from 'typebox';
 import type { App } from '../../http/types.ts';
+import { answer } from '../../http/answer.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { pageOf } from '../../lib/pagination.ts';
@@ -9,7 +10,6 @@ import { DealStatusChange, LostReasonUsage } from './deals.history.ts';
 import { registerDealHistoryRoutes } from './deals.history.routes.ts';
 import { CreateDealBody, Deal, DealActivity, DealList, DealListQuery, DealSearchQuery, PatchDealBody } from './deals.schemas.ts';
 import * as service from './deals.service.ts';
-import * as writes from './deals.writes.ts';
 
 /** Shared (by $ref) schemas of this module; the composition root registers them once. */
 export const dealSchemas: TSchema[] = [Deal, DealActivity, DealStatusChange, LostReasonUsage];
@@ -79,9 +79,8 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
       },
     },
     async (request, reply) => {
-      const deal = await writes.createDeal(deps, { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null }, request.body);
-      reply.code(201).header('Location', `/api/v1/deals/${deal.id}`);
-      return deal;
+      const actor = { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null };
+      return answer(request, reply, await service.createDeal(deps, actor, request.body, request.idempotency));
     },
   );
 
@@ -106,7 +105,10 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: DealRef },
       },
     },
-    async (request) => writes.patchDeal(deps, { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null }, request.params.id, request.body),
+    async (request, reply) => {
+      const actor = { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null };
+      return answer(request, reply, await service.patchDeal(deps, actor, request.params.id, request.body, request.idempotency));
+    },
   );
 
   registerActivityRoutes(app, deps);

@@ -1,4 +1,5 @@
 import { parseDateBound } from '../../lib/dates.ts';
+import { validationError } from '../../lib/errors.ts';
 
 const DECIMAL = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
 
@@ -25,6 +26,32 @@ export function renderMoney(cents: number | null): string | null {
 /** A single point in time: a date-time (UTC when no offset) or a bare date (its first millisecond). */
 export function parseInstant(text: string): number | null {
   return parseDateBound(text, 'start');
+}
+
+export interface FieldValues {
+  valueCents?: number | null;
+  currency?: string | null;
+  nextFollowupAt?: number | null;
+}
+
+/** Body semantics the schema cannot express; all reasons at once, named by field. */
+export function checkFields(input: { title?: string; value?: string | number | null; currency?: string | null; next_followup_at?: string | null }): FieldValues {
+  const fields: Record<string, string> = {};
+  const out: FieldValues = {};
+  if (input.title !== undefined && input.title.trim() === '') fields.title = 'too_short';
+  if (input.value !== undefined) {
+    const cents = input.value === null ? null : parseMoney(input.value);
+    if (typeof cents === 'string') fields.value = cents;
+    else out.valueCents = cents;
+  }
+  if (input.currency !== undefined) out.currency = input.currency === null ? null : input.currency.toUpperCase();
+  if (input.next_followup_at !== undefined) {
+    const at = input.next_followup_at === null ? null : parseInstant(input.next_followup_at);
+    if (at === null && input.next_followup_at !== null) fields.next_followup_at = 'invalid_date';
+    else out.nextFollowupAt = at;
+  }
+  if (Object.keys(fields).length) throw validationError(fields);
+  return out;
 }
 
 export { metadataProblem } from '../../lib/metadata.ts';

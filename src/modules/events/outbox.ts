@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { PostgresAdapter, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { engineOf } from '../../db/engine.ts';
 import type { EventEntities, EventType } from './catalog.ts';
 
 export const MAX_PAYLOAD_BYTES = 256 * 1024;
@@ -46,10 +46,10 @@ export async function emitEvent<T extends EventType>(
 export const OUTBOX_CHANNEL = 'custops_outbox';
 
 /**
- * On PostgreSQL, a NOTIFY inside the transaction: delivered to every listening dispatcher (any
- * process) when it commits, never when it rolls back. Several in one transaction fold into one.
- * SQLite has no cross-process signal: the in-process `notifyEvents()` and a short poll cover it.
+ * Wakes the dispatchers of other processes once `trx` commits (PostgreSQL NOTIFY; several in one
+ * transaction fold into one). This process's own dispatcher is woken by the write path after the
+ * commit (lib/write.ts); on SQLite, other processes' dispatchers find the work by a short poll.
  */
 export async function wakeDispatchers(trx: Executor): Promise<void> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
+  await engineOf(trx).notifyOnCommit(trx, OUTBOX_CHANNEL);
 }

@@ -1,44 +1,48 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { IdempotencyKeysTable } from '../../db/schema.ts';
 
-export async function claimKey(
-  db: Executor,
-  row: { account_id: number; key: string; request_hash: string; created_at: number; expires_at: number },
-): Promise<number | null> {
-  const inserted = await db
-    .insertInto('idempotency_keys')
-    .values({ ...row, state: 'running' })
-    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-    .returning(['id'])
-    .executeTakeFirst();
-  return inserted?.id ?? null;
-}
+export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
-export function findKey(db: Executor, accountId: number, key: string) {
+export function findKey(db: Executor, accountId: number, key: string): Promise<IdempotencyRow | undefined> {
   return db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
 }
 
-/** Takes over an expired or abandoned record, only if it is still the one we looked at. */
-export async function retakeKey(
-  db: Executor,
-  id: number,
-  seenCreatedAt: number,
-  row: { request_hash: string; created_at: number; expires_at: number },
-): Promise<boolean> {
-  const r = await db
-    .updateTable('idempotency_keys')
-    .set({ ...row, state: 'running', response_status: null, response_body: null, location: null })
-    .where('id', '=', id)
-    .where('created_at', '=', seenCreatedAt)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+/**
+ * Whether a record still answers for its key: not expired, and either a stored response or a
+ * write that committed without one. Records of requests still "running" without a commit were
+ * left by versions that claimed a key before the write (their process died before the write
+ * committed): they answer for nothing, so a retry runs at once.
+ */
+export function isLive(row: IdempotencyRow, now: number): boolean {
+  return row.expires_at > now && (row.state === 'done' || row.committed_at !== null);
 }
 
-export async function completeKey(db: Executor, id: number, status: number, body: string, location: string | null): Promise<void> {
-  await db.updateTable('idempotency_keys').set({ state: 'done', response_status: status, response_body: body, location }).where('id', '=', id).execute();
-}
-
-export async function releaseKey(db: Executor, id: number): Promise<void> {
+export async function deleteKey(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('id', '=', id).execute();
+}
+
+/** Stores a request's response under its key; false when the key already has a record. */
+export async function insertResponse(
+  db: Executor,
+  row: {
+    account_id: number;
+    key: string;
+    request_hash: string;
+    response_status: number;
+    response_body: string;
+    location: string | null;
+    created_at: number;
+    expires_at: number;
+  },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('idempotency_keys')
+    .values({ ...row, state: 'done', committed_at: row.created_at })
+    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+    .returning(['id'])
+    .executeTakeFirst();
+  return inserted !== undefined;
 }
 
 export async function purgeExpiredKeys(db: Executor, now: number): Promise<number> {

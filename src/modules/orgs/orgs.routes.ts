@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
-import { API_PREFIX } from '../../http/openapi.ts';
+import { answer } from '../../http/answer.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { RESOLVE_RULES } from './orgs.resolve.ts';
 import {
@@ -65,7 +65,7 @@ export function registerOrgRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: ResolveResult },
       },
     },
-    async (request) => service.resolveOrg(deps.db, request.auth.accountId, request.body, deps.clock.now()),
+    async (request, reply) => answer(request, reply, await service.resolveOrg(deps, request.auth.accountId, request.body, request.idempotency)),
   );
 
   app.put(
@@ -84,7 +84,8 @@ export function registerOrgRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: Type.Ref('Org') },
       },
     },
-    async (request) => service.linkExternalId(deps.db, request.auth.accountId, request.params.org_id, request.body, deps.clock.now()),
+    async (request, reply) =>
+      answer(request, reply, await service.linkExternalId(deps, request.auth.accountId, request.params.org_id, request.body, request.idempotency)),
   );
 
   app.post(
@@ -100,9 +101,6 @@ export function registerOrgRoutes(app: App, deps: ModuleDeps): void {
         response: { 201: Type.Ref('Org') },
       },
     },
-    async (request, reply) => {
-      const org = await service.createOrg(deps.db, request.auth.accountId, request.body, deps.clock.now());
-      return reply.code(201).header('Location', `${API_PREFIX}/orgs/${org.id}`).send(org);
-    },
+    async (request, reply) => answer(request, reply, await service.createOrg(deps, request.auth.accountId, request.body, request.idempotency)),
   );
 }

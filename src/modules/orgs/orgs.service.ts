@@ -1,11 +1,14 @@
-import type { Db, Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
+import type { ModuleDeps } from '../../http/deps.ts';
 import { iso } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './orgs.repository.ts';
 import { resolveOrgInTrx } from './orgs.resolve.ts';
 import type { CreateOrgInput, OrgView, ResolveInput } from './orgs.schemas.ts';
-import { inTransaction } from '../idempotency/request-scope.ts';
+import type { IdempotencyClaim } from '../../lib/write.ts';
+
+type Deps = Pick<ModuleDeps, 'write'>;
 
 export async function toOrgViews(db: Executor, accountId: number, rows: repo.OrgRow[]): Promise<OrgView[]> {
   const links = await repo.externalIdsOf(db, accountId, rows.map((r) => r.id));
@@ -34,8 +37,13 @@ export async function getOrg(db: Executor, accountId: number, id: number): Promi
   return (await toOrgViews(db, accountId, [row]))[0];
 }
 
-export async function resolveOrg(db: Db, accountId: number, input: ResolveInput, now: number): Promise<{ status: 'mapped' | 'linked'; org: OrgView }> {
-  return inTransaction(db, async (trx) => {
+export async function resolveOrg(
+  deps: Deps,
+  accountId: number,
+  input: ResolveInput,
+  claim: IdempotencyClaim | null = null,
+): Promise<{ status: 'mapped' | 'linked'; org: OrgView }> {
+  return deps.write(claim, async ({ trx, now }) => {
     const { status, org } = await resolveOrgInTrx(trx, accountId, input, input, now);
     return { status, org: (await toOrgViews(trx, accountId, [org]))[0] };
   });
@@ -47,13 +55,13 @@ function conflict(sourceApp: string, externalOrgId: string): AppError {
 
 /** Links a pair to an org by hand; the same link again is a no-op, a link to another org a conflict. */
 export async function linkExternalId(
-  db: Db,
+  deps: Deps,
   accountId: number,
   orgId: number,
   pair: { source_app: string; external_org_id: string },
-  now: number,
+  claim: IdempotencyClaim | null = null,
 ): Promise<OrgView> {
-  return inTransaction(db, async (trx) => {
+  return deps.write(claim, async ({ trx, now }) => {
     const org = await repo.findOrg(trx, accountId, orgId);
     if (!org) throw notFound('org_not_found', orgId);
     const row = { account_id: accountId, org_id: orgId, source_app: pair.source_app, external_org_id: pair.external_org_id, created_at: now };
@@ -67,8 +75,8 @@ export async function linkExternalId(
   });
 }
 
-export async function createOrg(db: Db, accountId: number, input: CreateOrgInput, now: number): Promise<OrgView> {
-  return inTransaction(db, async (trx) => {
+export async function createOrg(deps: Deps, accountId: number, input: CreateOrgInput, claim: IdempotencyClaim | null = null): Promise<OrgView> {
+  return deps.write(claim, async ({ trx, now }) => {
     const org = await repo.insertOrg(trx, {
       account_id: accountId,
       name: input.name,

@@ -1,8 +1,9 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
+import { engineOf } from '../../db/engine.ts';
 import { keptCount } from '../../lib/list-counts.ts';
-import { codePointOrder, countRows, lockedForUpdate } from '../../lib/sql.ts';
+import { countRows } from '../../lib/sql.ts';
 import { matchesText } from '../../lib/text-search.ts';
 
 export type TicketRow = Selectable<TicketsTable>;
@@ -44,7 +45,7 @@ export async function countTickets(db: Executor, accountId: number, f: TicketFil
 
 /** Text sorts compare code points on both engines (case-insensitively for titles). */
 function sortKey(db: Executor, sort: string) {
-  if (sort === 'title') return codePointOrder(db, 'title_lc');
+  if (sort === 'title') return engineOf(db).codePointOrder('title_lc');
   // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
   if (sort === 'status') return sql.ref('status');
   return sql.ref(sort);
@@ -61,7 +62,7 @@ export function listTickets(db: Executor, accountId: number, f: TicketFilter, so
 
 export function findTicket(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<TicketRow | undefined> {
   const query = db.selectFrom('tickets').selectAll().where('account_id', '=', accountId).where('id', '=', id);
-  return (options.forUpdate ? lockedForUpdate(db, query) : query).executeTakeFirst();
+  return (options.forUpdate ? engineOf(db).forUpdate(query) : query).executeTakeFirst();
 }
 
 export function insertTicket(db: Executor, row: Insertable<TicketsTable>): Promise<TicketRow> {

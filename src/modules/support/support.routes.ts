@@ -4,7 +4,7 @@ import type { ErrorObject } from 'ajv';
 import { fieldsFromAjv } from '../../http/validation.ts';
 import { validationError } from '../../lib/errors.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
-import { API_PREFIX } from '../../http/openapi.ts';
+import { answer } from '../../http/answer.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import {
   CreateLogBody,
@@ -27,7 +27,6 @@ import { RESOLVE_RULES } from '../orgs/orgs.resolve.ts';
 /** Shared (by $ref) schemas of this module; the composition root registers them once. */
 export const supportSchemas = [Ticket, SupportLog];
 
-const ticketUrl = (id: number) => `${API_PREFIX}/support/tickets/${id}`;
 
 export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
   app.get(
@@ -120,8 +119,7 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
       }
       const names = Object.keys(fields);
       if (names.length) throw validationError(fields, names.length === 1 && fields.contact_email === 'required' ? 'contact_email is required unless contact_id is sent.' : undefined);
-      const ticket = await writes.createTicket(deps, request.auth.accountId, request.body, request.auth.session?.userId ?? null);
-      return reply.code(201).header('Location', ticketUrl(ticket.id)).send(ticket);
+      return answer(request, reply, await writes.createTicket(deps, request.auth.accountId, request.body, request.auth.session?.userId ?? null, request.idempotency));
     },
   );
 
@@ -143,7 +141,7 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: Type.Ref('Ticket') },
       },
     },
-    async (request) => writes.updateTicket(deps, request.auth.accountId, request.params.id, request.body),
+    async (request, reply) => answer(request, reply, await writes.updateTicket(deps, request.auth.accountId, request.params.id, request.body, request.idempotency)),
   );
 
   app.post(
@@ -161,8 +159,7 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
       },
     },
     async (request, reply) => {
-      const log = await writes.addLog(deps, request.auth.accountId, request.params.id, request.body, request.auth.session?.userId ?? null);
-      return reply.code(201).header('Location', `${ticketUrl(request.params.id)}/logs/${log.id}`).send(log);
+      return answer(request, reply, await writes.addLog(deps, request.auth.accountId, request.params.id, request.body, request.auth.session?.userId ?? null, request.idempotency));
     },
   );
 }

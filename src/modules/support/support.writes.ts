@@ -2,31 +2,28 @@ import type { Executor } from '../../db/database.ts';
 import type { TicketStatus } from '../../db/schema.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
-import { emitEvent } from '../events/outbox.ts';
 import { resolveOrgInTrx } from '../orgs/orgs.resolve.ts';
 import * as repo from './support.repository.ts';
 import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataProblem } from '../../lib/metadata.ts';
 import type { CreateLogInput, CreateTicketInput, SupportLogView, TicketView, UpdateTicketInput } from './support.schemas.ts';
 import { toLogView, toTicketView } from './support.service.ts';
-import { inTransaction } from '../idempotency/request-scope.ts';
+import type { IdempotencyClaim, WriteContext } from '../../lib/write.ts';
 import { existsInAccount } from '../../lib/sql.ts';
 
-type Deps = Pick<ModuleDeps, 'db' | 'clock' | 'notifyEvents'>;
-
+type Deps = Pick<ModuleDeps, 'write'>;
 
 function slogOf(t: repo.TicketRow) {
   return { slog_id: Number(t.id), slog: { id: Number(t.id), title: t.title, status: t.status } };
 }
 
 /** `authorUserId`: the signed-in console user who wrote it; null for an API key. */
-async function writeLog(trx: Executor, accountId: number, ticket: repo.TicketRow, note: string, channel: string, now: number, authorUserId: number | null): Promise<repo.LogRow> {
-  const log = await repo.insertLog(trx, { account_id: accountId, ticket_id: ticket.id, org_id: ticket.org_id, note, channel, author_user_id: authorUserId, created_at: now });
-  await emitEvent(trx, {
+async function writeLog(w: WriteContext, accountId: number, ticket: repo.TicketRow, note: string, channel: string, authorUserId: number | null): Promise<repo.LogRow> {
+  const log = await repo.insertLog(w.trx, { account_id: accountId, ticket_id: ticket.id, org_id: ticket.org_id, note, channel, author_user_id: authorUserId, created_at: w.now });
+  await w.emit({
     accountId,
     orgId: Number(ticket.org_id),
     type: 'support.log.created',
     entity: { support_log_id: Number(log.id), support_log: { id: Number(log.id), note: log.note, channel: log.channel } },
-    now,
   });
   return log;
 }
@@ -72,7 +69,13 @@ async function orgOfNewTicket(trx: Executor, accountId: number, input: CreateTic
  * Creates a ticket and its first log in one transaction with their two events; the org is
  * resolved (and linked on first use) in that same transaction, so a failure leaves nothing.
  */
-export async function createTicket(deps: Deps, accountId: number, input: CreateTicketInput, authorUserId: number | null = null): Promise<TicketView & { first_log: SupportLogView }> {
+export async function createTicket(
+  deps: Deps,
+  accountId: number,
+  input: CreateTicketInput,
+  authorUserId: number | null = null,
+  claim: IdempotencyClaim | null = null,
+): Promise<TicketView & { first_log: SupportLogView }> {
   if (input.contact_id === undefined && input.contact_email === undefined) {
     throw validationError({ contact_email: 'required' }, 'contact_email is required unless contact_id is sent.');
   }
@@ -81,8 +84,8 @@ export async function createTicket(deps: Deps, accountId: number, input: CreateT
     throw validationError({ metadata_json: problem }, `metadata_json is over ${MAX_METADATA_DEPTH} levels deep or ${MAX_METADATA_BYTES} bytes once serialized.`);
   }
   const metadata = input.metadata_json === undefined ? null : JSON.stringify(input.metadata_json);
-  const now = deps.clock.now();
-  const result = await inTransaction(deps.db, async (trx) => {
+  return deps.write(claim, async (w) => {
+    const { trx, now } = w;
     const orgId = await orgOfNewTicket(trx, accountId, input, now);
     const contactId = await contactFor(trx, accountId, orgId, input, now);
     const channel = input.channel ?? 'api';
@@ -103,12 +106,10 @@ export async function createTicket(deps: Deps, accountId: number, input: CreateT
       updated_at: now,
       closed_at: null,
     });
-    await emitEvent(trx, { accountId, orgId, type: 'support.ticket.opened', entity: slogOf(ticket), now });
-    const log = await writeLog(trx, accountId, ticket, input.note ?? input.details, channel, now, authorUserId);
+    await w.emit({ accountId, orgId, type: 'support.ticket.opened', entity: slogOf(ticket) });
+    const log = await writeLog(w, accountId, ticket, input.note ?? input.details, channel, authorUserId);
     return { ...toTicketView(ticket), first_log: toLogView(log) };
   });
-  deps.notifyEvents();
-  return result;
 }
 
 /**
@@ -116,10 +117,9 @@ export async function createTicket(deps: Deps, accountId: number, input: CreateT
  * closed_at; leaving `closed` emits support.ticket.opened and clears it; open ↔ pending and
  * owner or title changes emit nothing. Sending the current values changes nothing.
  */
-export async function updateTicket(deps: Deps, accountId: number, id: number, input: UpdateTicketInput): Promise<TicketView> {
-  const now = deps.clock.now();
-  let emitted = false;
-  const row = await inTransaction(deps.db, async (trx) => {
+export async function updateTicket(deps: Deps, accountId: number, id: number, input: UpdateTicketInput, claim: IdempotencyClaim | null = null): Promise<TicketView> {
+  return deps.write(claim, async (w) => {
+    const { trx, now } = w;
     // Locked, so two concurrent closes see one move (and emit one event).
     const ticket = await repo.findTicket(trx, accountId, id, { forUpdate: true });
     if (!ticket) throw notFound('ticket_not_found', id);
@@ -132,31 +132,31 @@ export async function updateTicket(deps: Deps, accountId: number, id: number, in
     const from: TicketStatus = ticket.status;
     const to = input.status ?? from;
     if (to !== from) Object.assign(changes, { status: to, closed_at: to === 'closed' ? now : null });
-    if (Object.keys(changes).length === 0) return ticket;
+    if (Object.keys(changes).length === 0) return toTicketView(ticket);
     const updated = await repo.updateTicket(trx, accountId, id, { ...changes, updated_at: now });
     const orgId = Number(updated.org_id);
     if (to === 'closed' && from !== 'closed') {
-      await emitEvent(trx, { accountId, orgId, type: 'support.ticket.closed', entity: slogOf(updated), now });
-      emitted = true;
+      await w.emit({ accountId, orgId, type: 'support.ticket.closed', entity: slogOf(updated) });
     } else if (from === 'closed' && to !== 'closed') {
-      await emitEvent(trx, { accountId, orgId, type: 'support.ticket.opened', entity: slogOf(updated), now });
-      emitted = true;
+      await w.emit({ accountId, orgId, type: 'support.ticket.opened', entity: slogOf(updated) });
     }
-    return updated;
+    return toTicketView(updated);
   });
-  if (emitted) deps.notifyEvents();
-  return toTicketView(row);
 }
 
 /** Adds a log to a ticket (closed ones too) and counts as an update of the ticket (updated_at). */
-export async function addLog(deps: Deps, accountId: number, ticketId: number, input: CreateLogInput, authorUserId: number | null = null): Promise<SupportLogView> {
-  const now = deps.clock.now();
-  const log = await inTransaction(deps.db, async (trx) => {
-    const ticket = await repo.findTicket(trx, accountId, ticketId);
+export async function addLog(
+  deps: Deps,
+  accountId: number,
+  ticketId: number,
+  input: CreateLogInput,
+  authorUserId: number | null = null,
+  claim: IdempotencyClaim | null = null,
+): Promise<SupportLogView> {
+  return deps.write(claim, async (w) => {
+    const ticket = await repo.findTicket(w.trx, accountId, ticketId);
     if (!ticket) throw notFound('ticket_not_found', ticketId);
-    await repo.updateTicket(trx, accountId, ticketId, { updated_at: now });
-    return writeLog(trx, accountId, ticket, input.note, input.channel ?? 'api', now, authorUserId);
+    await repo.updateTicket(w.trx, accountId, ticketId, { updated_at: w.now });
+    return toLogView(await writeLog(w, accountId, ticket, input.note, input.channel ?? 'api', authorUserId));
   });
-  deps.notifyEvents();
-  return toLogView(log);
 }

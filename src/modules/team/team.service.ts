@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { lockedForUpdate } from '../../lib/sql.ts';
+import { engineOf } from '../../db/engine.ts';
 import { endUserSessions } from '../sessions/sessions.service.ts';
 import { getUser } from '../users/users.service.ts';
 import type { UserView } from '../users/users.schemas.ts';
@@ -21,8 +21,7 @@ export interface Actor {
 export async function updateTeamUser(deps: { db: Db; clock: Clock }, accountId: number, actor: Actor, id: number, input: UpdateUserInput): Promise<UserView> {
   return deps.db.transaction().execute(async (trx) => {
     // The account's owners are locked (PostgreSQL) so two concurrent demotions cannot both pass the last-owner check.
-    const owners = await lockedForUpdate(
-      trx,
+    const owners = await engineOf(trx).forUpdate(
       trx.selectFrom('users').select(['id', 'is_active']).where('account_id', '=', accountId).where('role', '=', 'owner'),
     ).execute();
     const target = await trx.selectFrom('users').select(['id', 'role', 'is_active']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
@@ -35,7 +34,7 @@ export async function updateTeamUser(deps: { db: Db; clock: Clock }, accountId: 
     if ((target.role === 'owner' || input.role === 'owner') && (roleChanges || input.is_active !== undefined) && actor.role !== 'owner') {
       throw new AppError('forbidden', 'Only an owner can make someone an owner or change an owner.');
     }
-    if (target.role === 'owner' && Boolean(target.is_active) && ((roleChanges && input.role !== 'owner') || deactivates)) {
+    if (target.role === 'owner' && target.is_active && ((roleChanges && input.role !== 'owner') || deactivates)) {
       const otherActive = owners.filter((o) => Number(o.id) !== id && Boolean(o.is_active));
       if (otherActive.length === 0) throw new AppError('conflict', 'This is the last active owner: make another user an owner first.');
     }

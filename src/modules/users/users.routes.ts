@@ -1,7 +1,7 @@
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { API_PREFIX } from '../../http/openapi.ts';
+import { answer } from '../../http/answer.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { AppError } from '../../lib/errors.ts';
 import { CreateUserBody, User, UserList, UserListQuery } from './users.schemas.ts';
@@ -65,8 +65,7 @@ export function registerUserRoutes(app: App, deps: ModuleDeps): void {
       if (session && request.body.role === 'owner' && session.role !== 'owner') {
         throw new AppError('forbidden', 'Only an owner can make someone an owner.');
       }
-      const user = await service.createUser(deps, request.auth.accountId, request.body);
-      return reply.code(201).header('Location', `${API_PREFIX}/users/${user.id}`).send(user);
+      return answer(request, reply, await service.createUser(deps, request.auth.accountId, request.body, request.idempotency));
     },
   );
 }

@@ -1,13 +1,13 @@
-import type { Db, Executor } from '../../db/database.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { Executor } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { ModuleDeps } from '../../http/deps.ts';
 import { iso } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
-import { isUniqueViolation } from '../../lib/sql.ts';
+import type { IdempotencyClaim } from '../../lib/write.ts';
 import * as repo from './users.repository.ts';
 import type { CreateUserInput, UserView } from './users.schemas.ts';
-import { inTransaction } from '../idempotency/request-scope.ts';
 
 export function toUserView(r: repo.PublicUserRow): UserView {
   return {
@@ -46,26 +46,32 @@ function emailTaken(): AppError {
   return new AppError('conflict', 'A team user with this email already exists in the account.');
 }
 
-export async function createUser(deps: { db: Db; clock: Clock }, accountId: number, input: CreateUserInput): Promise<UserView> {
+export async function createUser(
+  deps: Pick<ModuleDeps, 'db' | 'write'>,
+  accountId: number,
+  input: CreateUserInput,
+  claim: IdempotencyClaim | null = null,
+): Promise<UserView> {
   const emailLc = input.email.toLowerCase();
   // Checked before hashing so a duplicate costs no scrypt work; the unique key settles races.
   if (await repo.findUserByEmail(deps.db, accountId, emailLc)) throw emailTaken();
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
-  const now = deps.clock.now();
   try {
-    const row = await inTransaction(deps.db, (trx) => repo.insertUserReturning(trx, {
-      account_id: accountId,
-      email: input.email,
-      email_lc: emailLc,
-      display_name: input.display_name,
-      role: input.role ?? 'member',
-      is_active: input.is_active ?? true,
-      support_enabled: input.support_enabled ?? false,
-      password_hash: passwordHash,
-      created_at: now,
-      updated_at: now,
-    }));
-    return toUserView(row);
+    return await deps.write(claim, async ({ trx, now }) => {
+      const row = await repo.insertUserReturning(trx, {
+        account_id: accountId,
+        email: input.email,
+        email_lc: emailLc,
+        display_name: input.display_name,
+        role: input.role ?? 'member',
+        is_active: input.is_active ?? true,
+        support_enabled: input.support_enabled ?? false,
+        password_hash: passwordHash,
+        created_at: now,
+        updated_at: now,
+      });
+      return toUserView(row);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;

@@ -1,17 +1,16 @@
 import type { Db } from '../../db/database.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { iso } from '../../lib/clock.ts';
 import { dateRange } from '../../lib/dates.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult } from '../../lib/pagination.ts';
 import { DEFAULT_PER_PAGE } from '../../lib/pagination.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
-import { wakeDispatchers } from '../events/outbox.ts';
 import * as repo from './deliveries.repository.ts';
 import { deliveryHeaders } from './signing.ts';
 import { findEndpoint } from './endpoints.repository.ts';
 import type { DeliveryListQueryInput, WebhookDeliveryView } from './webhooks.schemas.ts';
-import { inTransaction } from '../idempotency/request-scope.ts';
+import type { IdempotencyClaim } from '../../lib/write.ts';
+import type { ModuleDeps } from '../../http/deps.ts';
 
 export function toDeliveryView(r: repo.DeliveryRow): WebhookDeliveryView {
   return {
@@ -92,19 +91,18 @@ function sentHeaders(row: repo.DeliveryRow, payload: string, at: number): Record
  * Queues one more attempt now, recorded with trigger `manual`, whatever the status (a sent
  * delivery is sent again). It counts against the retry schedule like any attempt.
  */
-export async function retryDelivery(deps: { db: Db; clock: Clock; notifyEvents: () => void }, accountId: number, id: number) {
-  const now = deps.clock.now();
-  const requeued = await inTransaction(deps.db, async (trx) => {
+export async function retryDelivery(deps: Pick<ModuleDeps, 'write'>, accountId: number, id: number, claim: IdempotencyClaim | null = null) {
+  return deps.write(claim, async (w) => {
+    const { trx, now } = w;
     const row = await repo.findDelivery(trx, accountId, id);
     if (!row) throw notFound('webhook_delivery_not_found', id);
     const endpoint = await findEndpoint(trx, accountId, row.endpoint_id);
     if (!endpoint?.enabled) throw new AppError('conflict', 'The endpoint of this delivery is disabled; re-enable it (PATCH enabled=true) first.');
     await repo.requeueDelivery(trx, accountId, id, now);
-    await wakeDispatchers(trx);
+    await w.wakeDispatcher();
     // Read back in the same transaction: the endpoint (and with it the delivery) may be deleted right after.
-    return repo.findDelivery(trx, accountId, id);
+    const requeued = await repo.findDelivery(trx, accountId, id);
+    if (!requeued) throw notFound('webhook_delivery_not_found', id);
+    return toDeliveryView(requeued);
   });
-  deps.notifyEvents();
-  if (!requeued) throw notFound('webhook_delivery_not_found', id);
-  return toDeliveryView(requeued);
 }

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { countRows, lockedForUpdate } from '../../lib/sql.ts';
+import { engineOf } from '../../db/engine.ts';
+import { countRows } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import type { WebhookEndpointsTable } from '../../db/schema.ts';
 
@@ -23,7 +24,7 @@ export function listEndpoints(db: Executor, accountId: number, limit: number, of
 
 export function findEndpoint(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<EndpointRow | undefined> {
   const query = db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('id', '=', id);
-  return (options.forUpdate ? lockedForUpdate(db, query) : query).executeTakeFirst();
+  return (options.forUpdate ? engineOf(db).forUpdate(query) : query).executeTakeFirst();
 }
 
 export function insertEndpoint(db: Executor, values: Insertable<WebhookEndpointsTable>): Promise<EndpointRow> {

@@ -1,26 +1,22 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { iso } from '../../lib/clock.ts';
 import { encryptSecret, generateWebhookSecret } from '../../lib/crypto.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import { dateRange } from '../../lib/dates.ts';
 import { isEventType } from '../events/catalog.ts';
-import { wakeDispatchers } from '../events/outbox.ts';
 import * as repo from './endpoints.repository.ts';
 import * as deliveries from './deliveries.repository.ts';
 import type { CreateEndpointInput, UpdateEndpointInput, WebhookEndpointView } from './webhooks.schemas.ts';
 import { checkEndpointUrl, type Resolver } from './url-check.ts';
-import { inTransaction } from '../idempotency/request-scope.ts';
+import type { IdempotencyClaim } from '../../lib/write.ts';
+import type { ModuleDeps } from '../../http/deps.ts';
 
-export interface EndpointDeps {
-  db: Db;
-  config: Config;
-  clock: Clock;
-  notifyEvents: () => void;
+export type EndpointDeps = Pick<ModuleDeps, 'config' | 'write'> & {
+  /** How endpoint host names are resolved for the private-address check (tests pass their own). */
   resolve?: Resolver;
-}
+};
 
 /** The old secret keeps signing this long after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -63,13 +59,13 @@ export async function getEndpoint(db: Db, accountId: number, id: number): Promis
   return toEndpointView(row);
 }
 
-export async function createEndpoint(deps: EndpointDeps, accountId: number, input: CreateEndpointInput) {
+export async function createEndpoint(deps: EndpointDeps, accountId: number, input: CreateEndpointInput, claim: IdempotencyClaim | null = null) {
   const types = eventTypes(input.event_types);
   const url = await checkEndpointUrl(input.url, deps.config.webhookAllowPrivate, deps.resolve);
   const secret = generateWebhookSecret();
-  const now = deps.clock.now();
   const enabled = input.enabled ?? true;
-  const row = await inTransaction(deps.db, (trx) => repo.insertEndpoint(trx, {
+  return deps.write(claim, async ({ trx, now }) => {
+    const row = await repo.insertEndpoint(trx, {
     account_id: accountId,
     name: input.name,
     url,
@@ -82,63 +78,75 @@ export async function createEndpoint(deps: EndpointDeps, accountId: number, inpu
     failing_since: null,
     created_at: now,
     updated_at: now,
-  }));
-  return { ...toEndpointView(row), secret };
+  });
+    return { ...toEndpointView(row), secret };
+  });
 }
 
-export async function updateEndpoint(deps: EndpointDeps, accountId: number, id: number, input: UpdateEndpointInput): Promise<WebhookEndpointView> {
+export async function updateEndpoint(
+  deps: EndpointDeps,
+  accountId: number,
+  id: number,
+  input: UpdateEndpointInput,
+  claim: IdempotencyClaim | null = null,
+): Promise<WebhookEndpointView> {
   // Validation (422) comes before existence (404).
-  const changes: Parameters<typeof repo.updateEndpoint>[3] = { updated_at: deps.clock.now() };
+  const changes: Parameters<typeof repo.updateEndpoint>[3] = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.event_types !== undefined) changes.event_types = JSON.stringify(eventTypes(input.event_types));
   if (input.url !== undefined) changes.url = await checkEndpointUrl(input.url, deps.config.webhookAllowPrivate, deps.resolve);
-  const row = await inTransaction(deps.db, async (trx) => {
+  return deps.write(claim, async (w) => {
+    const { trx } = w;
+    changes.updated_at = w.now;
     const current = await repo.findEndpoint(trx, accountId, id, { forUpdate: true });
     if (!current) throw notFound('webhook_endpoint_not_found', id);
     if (input.enabled === true && !current.enabled) Object.assign(changes, { enabled: true, disabled_reason: null, failing_since: null });
     if (input.enabled === false && current.enabled) Object.assign(changes, { enabled: false, disabled_reason: 'manual' });
     const updated = await repo.updateEndpoint(trx, accountId, id, changes);
     if (!updated) throw notFound('webhook_endpoint_not_found', id);
-    return updated;
+    // Re-enabled: deliveries that waited for it are due now.
+    if (changes.enabled === true) await w.wakeDispatcher();
+    return toEndpointView(updated);
   });
-  // Re-enabled: deliveries that waited for it are due now.
-  if (changes.enabled === true) deps.notifyEvents();
-  return toEndpointView(row);
 }
 
-export async function deleteEndpoint(db: Db, accountId: number, id: number): Promise<void> {
-  const deleted = await inTransaction(db, (trx) => repo.deleteEndpoint(trx, accountId, id));
-  if (!deleted) throw notFound('webhook_endpoint_not_found', id);
+export async function deleteEndpoint(deps: Pick<ModuleDeps, 'write'>, accountId: number, id: number, claim: IdempotencyClaim | null = null): Promise<null> {
+  return deps.write(claim, async ({ trx }) => {
+    if (!(await repo.deleteEndpoint(trx, accountId, id))) throw notFound('webhook_endpoint_not_found', id);
+    return null;
+  });
 }
 
-export async function rotateSecret(deps: EndpointDeps, accountId: number, id: number) {
+export async function rotateSecret(deps: EndpointDeps, accountId: number, id: number, claim: IdempotencyClaim | null = null) {
   const secret = generateWebhookSecret();
-  const now = deps.clock.now();
-  const row = await inTransaction(deps.db, async (trx) => {
+  return deps.write(claim, async ({ trx, now }) => {
     // Locked: two concurrent rotations must not both keep the same old secret as "previous".
     const current = await repo.findEndpoint(trx, accountId, id, { forUpdate: true });
     if (!current) throw notFound('webhook_endpoint_not_found', id);
-    return repo.updateEndpoint(trx, accountId, id, {
+    const row = await repo.updateEndpoint(trx, accountId, id, {
       secret_encrypted: encryptSecret(secretKey(deps.config), secret),
       previous_secret_encrypted: current.secret_encrypted,
       previous_secret_expires_at: now + ROTATION_OVERLAP_MS,
       updated_at: now,
     });
+    return { ...toEndpointView(row!), secret, previous_secret_expires_at: iso(now + ROTATION_OVERLAP_MS) };
   });
-  return { ...toEndpointView(row!), secret, previous_secret_expires_at: iso(now + ROTATION_OVERLAP_MS) };
 }
 
-export async function recoverEndpoint(deps: EndpointDeps, accountId: number, id: number, body: { since: string; until?: string }) {
+export async function recoverEndpoint(
+  deps: Pick<ModuleDeps, 'write'>,
+  accountId: number,
+  id: number,
+  body: { since: string; until?: string },
+  claim: IdempotencyClaim | null = null,
+) {
   const { from, to } = dateRange(body, 'since', 'until');
   if (from === null) throw validationError({ since: 'required' });
-  const now = deps.clock.now();
-  const requeued = await inTransaction(deps.db, async (trx) => {
-    if (!(await repo.findEndpoint(trx, accountId, id))) throw notFound('webhook_endpoint_not_found', id);
-    const n = await deliveries.requeueFailed(trx, accountId, id, from, to ?? now, now);
-    if (n > 0) await wakeDispatchers(trx);
-    return n;
+  return deps.write(claim, async (w) => {
+    if (!(await repo.findEndpoint(w.trx, accountId, id))) throw notFound('webhook_endpoint_not_found', id);
+    const requeued = await deliveries.requeueFailed(w.trx, accountId, id, from, to ?? w.now, w.now);
+    if (requeued > 0) await w.wakeDispatcher();
+    return { requeued };
   });
-  if (requeued > 0) deps.notifyEvents();
-  return { requeued };
 }
 

@@ -1,7 +1,7 @@
 import type { AttemptOutcome } from './dispatch.repository.ts';
 import type { AttemptResult } from './sender.ts';
 
-/** Retry timing and the consequences of an attempt (decisions.md "Webhooks"). */
+/** Retry timing and the consequences of an attempt (docs/design.md#webhooks). */
 
 export const JITTER = 0.2;
 /** An endpoint failing every attempt this long is disabled. */

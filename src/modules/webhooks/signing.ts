@@ -1,7 +1,8 @@
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { safeEqual } from '../../lib/crypto.ts';
 
 /**
- * Webhook signatures, both schemes (decisions.md "Webhooks"):
+ * Webhook signatures, both schemes (docs/design.md#webhooks):
  * - X-Service-Signature: lowercase hex HMAC-SHA256 of the raw body, keyed with the whole
  *   `whsec_…` string's UTF-8 bytes (as a receiver reading the specification would do);
  * - Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with the
@@ -83,12 +84,6 @@ function header(headers: HeaderBag, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function equalText(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
-}
-
 /**
  * Receiver side: true when `X-Service-Signature` (or, during a rotation, `X-Service-Signature-Previous`)
  * is the HMAC of the raw body bytes under `secret`. Pass the bytes as received, never re-serialized JSON.
@@ -100,7 +95,7 @@ export function verifyWebhookSignature(rawBody: string | Uint8Array, headers: He
   for (const name of ['x-service-signature', 'x-service-signature-previous']) {
     const got = header(headers, name)?.trim().toLowerCase();
     // Not short-circuited, so the time taken does not say which header matched.
-    if (got !== undefined && equalText(got, expected)) ok = true;
+    if (got !== undefined && safeEqual(got, expected)) ok = true;
   }
   return ok;
 }
@@ -126,7 +121,7 @@ export function verifyStandardWebhook(rawBody: string | Uint8Array, headers: Hea
   const expected = standardSignature(secret, id, Number(timestamp), rawBody);
   let ok = false;
   for (const candidate of signatures.split(' ')) {
-    if (candidate && equalText(candidate, expected)) ok = true;
+    if (candidate && safeEqual(candidate, expected)) ok = true;
   }
   return ok;
 }

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * The address rules for webhook targets (decisions.md "Webhooks"): loopback, private,
+ * The address rules for webhook targets (docs/design.md#webhooks): loopback, private,
  * link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused, in IPv4 and
  * IPv6 and in the IPv6 forms that carry an IPv4 address (mapped, compatible, translated, 6to4,
  * NAT64, Teredo). Returns the class that blocks the address, or null when it may be used.

@@ -1,11 +1,10 @@
-import type { Db, Executor } from '../../db/database.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { Executor } from '../../db/database.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { toActivityView } from '../deals/activities.service.ts';
 import { toDealView } from '../deals/deals.service.ts';
 import type { EventEntities, EventType } from '../events/catalog.ts';
-import { newEventId, wakeDispatchers } from '../events/outbox.ts';
-import { inTransaction } from '../idempotency/request-scope.ts';
+import { newEventId } from '../events/outbox.ts';
+import type { ModuleDeps } from '../../http/deps.ts';
 import { toDeliveryView } from './deliveries.service.ts';
 import * as deliveries from './deliveries.repository.ts';
 import { findEndpoint } from './endpoints.repository.ts';
@@ -65,13 +64,13 @@ async function exampleOf(db: Executor, accountId: number, type: EventType): Prom
  * attempts with the trigger `test`, and does not retry it on its own (Retry sends it again).
  */
 export async function sendTestEvent(
-  deps: { db: Db; clock: Clock; notifyEvents: () => void },
+  deps: Pick<ModuleDeps, 'db' | 'write'>,
   accountId: number,
   endpointId: number,
   type: EventType,
 ): Promise<WebhookDeliveryView> {
-  const now = deps.clock.now();
-  const deliveryId = await inTransaction(deps.db, async (trx) => {
+  const deliveryId = await deps.write(null, async (w) => {
+    const { trx, now } = w;
     const endpoint = await findEndpoint(trx, accountId, endpointId);
     if (!endpoint) throw notFound('webhook_endpoint_not_found', endpointId);
     if (!endpoint.enabled) throw new AppError('conflict', 'The endpoint is disabled; enable it to send a test event.');
@@ -89,10 +88,9 @@ export async function sendTestEvent(
       .values({ account_id: accountId, endpoint_id: endpointId, event_id: event.id, event_type: type, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, is_test: true })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await wakeDispatchers(trx);
+    await w.wakeDispatcher();
     return delivery.id;
   });
-  deps.notifyEvents();
   const row = await deliveries.findDelivery(deps.db, accountId, deliveryId);
   return toDeliveryView(row!);
 }

@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
+import { answer } from '../../http/answer.ts';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -18,17 +19,13 @@ export const webhookSchemas: TSchema[] = [WebhookEndpoint, WebhookDelivery, Webh
 
 const tags = ['webhooks'];
 const read = { scope: 'webhooks:read' as const };
-// Members may not manage endpoints from the console (decisions: roles); keys are judged by their scopes.
+// Members may not manage endpoints from the console (docs/design.md#webhooks); keys are judged by their scopes.
 const write = { scope: 'webhooks:write' as const, role: 'admin' as const };
-// decisions.md lists GET of one endpoint and of one delivery under webhook management (webhooks:write);
+// GET of one endpoint and of one delivery belong to webhook management (webhooks:write, docs/design.md#webhooks);
 // they are reads too, so either scope grants them.
 const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] as ('webhooks:read' | 'webhooks:write')[] };
 const endpointRef = { $ref: 'WebhookEndpoint' };
 
-/** Action routes take an optional body (only idempotency_key): no body at all is the same as `{}`. */
-async function emptyBodyIsObject(request: { body: unknown; invalidJson: boolean; bodyTooDeep: string | null }): Promise<void> {
-  if (request.body === undefined && !request.invalidJson && !request.bodyTooDeep) request.body = {};
-}
 const deliveryRef = { $ref: 'WebhookDelivery' };
 
 export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
@@ -56,10 +53,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
         response: { 201: WebhookEndpointWithSecret },
       },
     },
-    async (request, reply) => {
-      const created = await endpoints.createEndpoint(deps, request.auth.accountId, request.body);
-      return reply.code(201).header('Location', `${request.url.split('?')[0].replace(/\/$/, '')}/${created.id}`).send(created);
-    },
+    async (request, reply) => answer(request, reply, await endpoints.createEndpoint(deps, request.auth.accountId, request.body, request.idempotency)),
   );
 
   app.get(
@@ -85,7 +79,8 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: endpointRef },
       },
     },
-    async (request) => endpoints.updateEndpoint(deps, request.auth.accountId, request.params.id, request.body),
+    async (request, reply) =>
+      answer(request, reply, await endpoints.updateEndpoint(deps, request.auth.accountId, request.params.id, request.body, request.idempotency)),
   );
 
   app.delete(
@@ -94,17 +89,13 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
       config: { ...write, errors: ['webhook_endpoint_not_found'] },
       schema: { operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint with its delivery log', tags, params: IdParams, response: { 204: { type: 'null', description: 'Deleted.' } } },
     },
-    async (request, reply) => {
-      await endpoints.deleteEndpoint(deps.db, request.auth.accountId, request.params.id);
-      return reply.code(204).send(null);
-    },
+    async (request, reply) => answer(request, reply, await endpoints.deleteEndpoint(deps, request.auth.accountId, request.params.id, request.idempotency)),
   );
 
   app.post(
     '/webhooks/endpoints/:id/rotate-secret',
     {
       config: { ...write, errors: ['webhook_endpoint_not_found'] },
-      preValidation: emptyBodyIsObject,
       schema: {
         operationId: 'rotateWebhookSecret',
         'x-body-optional': true,
@@ -116,7 +107,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: RotatedEndpoint },
       },
     },
-    async (request) => endpoints.rotateSecret(deps, request.auth.accountId, request.params.id),
+    async (request, reply) => answer(request, reply, await endpoints.rotateSecret(deps, request.auth.accountId, request.params.id, request.idempotency)),
   );
 
   app.post(
@@ -132,7 +123,8 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
         response: { 202: RecoverResult },
       },
     },
-    async (request, reply) => reply.code(202).send(await endpoints.recoverEndpoint(deps, request.auth.accountId, request.params.id, request.body)),
+    async (request, reply) =>
+      answer(request, reply, await endpoints.recoverEndpoint(deps, request.auth.accountId, request.params.id, request.body, request.idempotency)),
   );
 
   app.get(
@@ -164,7 +156,6 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     '/webhooks/deliveries/:id/retry',
     {
       config: { ...write, errors: ['webhook_delivery_not_found', 'conflict'] },
-      preValidation: emptyBodyIsObject,
       schema: {
         operationId: 'retryWebhookDelivery',
         'x-body-optional': true,
@@ -175,7 +166,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
         response: { 202: deliveryRef },
       },
     },
-    async (request, reply) => reply.code(202).send(await deliveries.retryDelivery(deps, request.auth.accountId, request.params.id)),
+    async (request, reply) => answer(request, reply, await deliveries.retryDelivery(deps, request.auth.accountId, request.params.id, request.idempotency)),
   );
 }
 

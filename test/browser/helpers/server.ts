@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createWrite } from '../../../src/lib/write.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ export async function startConsoleServer(options: { env?: Record<string, string>
   const databaseUrl = `sqlite:${join(dir, 'custops.db')}`;
   const database = openDatabase(databaseUrl);
   await migrateToLatest(database.db);
-  const deps = { db: database.db, clock: systemClock };
+  const deps = { db: database.db, clock: systemClock, write: createWrite({ db: database.db, clock: systemClock, wakeDispatcher: () => {} }) };
   const tag = randomBytes(3).toString('hex');
   const { account, owner } = await createAccount(deps, { name: 'Acme Console', ownerEmail: `owner-${tag}@example.com`, ownerPassword: PASSWORD, ownerName: 'Olivia Owner' });
   const admin = await createUser(deps, account.id, { email: `admin-${tag}@example.com`, display_name: 'Adam Admin', role: 'admin', password: PASSWORD });

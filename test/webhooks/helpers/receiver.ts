@@ -16,6 +16,8 @@ export interface Reply {
   delayMs?: number;
   /** Drop the connection without answering. */
   destroy?: boolean;
+  /** Keep the request unanswered until `release()`. */
+  hold?: boolean;
 }
 
 export interface Receiver {
@@ -26,6 +28,8 @@ export interface Receiver {
   /** Resolves once `predicate` holds over the received requests (polls). */
   waitFor(predicate: (r: Received[]) => boolean, timeoutMs?: number): Promise<void>;
   inFlight(): number;
+  /** Answers every held request now. */
+  release(): void;
   close(): Promise<void>;
   server: Server;
 }
@@ -36,6 +40,7 @@ export async function startReceiver(tls: { key: string; cert: string }): Promise
   const handlers = new Map<string, (req: Received, n: number) => Reply>();
   const counts = new Map<string, number>();
   let inFlight = 0;
+  const held: (() => void)[] = [];
   const server = createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 60_000 }, (req, res) => {
     const chunks: Buffer[] = [];
     inFlight++;
@@ -53,7 +58,8 @@ export async function startReceiver(tls: { key: string; cert: string }): Promise
         res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...(reply.headers ?? {}) });
         res.end(reply.body ?? 'ok');
       };
-      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      if (reply.hold) held.push(answer);
+      else if (reply.delayMs) setTimeout(answer, reply.delayMs);
       else answer();
     });
   });
@@ -66,6 +72,9 @@ export async function startReceiver(tls: { key: string; cert: string }): Promise
     url: (path) => `https://127.0.0.1:${port}${path}`,
     on: (path, handler) => void handlers.set(path, handler),
     inFlight: () => inFlight,
+    release: () => {
+      for (const answer of held.splice(0)) answer();
+    },
     async waitFor(predicate, timeoutMs = 20_000) {
       const end = Date.now() + timeoutMs;
       while (!predicate(received)) {

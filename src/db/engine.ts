@@ -1,0 +1,85 @@
+import { PostgresAdapter, sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Executor } from './database.ts';
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, in one place. Code that needs an
+ * engine-specific statement asks `engineOf(db)` for it; nothing else tests which engine runs.
+ */
+export interface Engine {
+  readonly name: 'sqlite' | 'postgres';
+  /**
+   * Locks the selected rows until the transaction ends, so concurrent read-modify-writes of one
+   * row run one after the other. SQLite needs no lock: its one connection runs one transaction at a time.
+   */
+  forUpdate<Q extends { forUpdate(): Q }>(query: Q): Q;
+  /**
+   * Claims the selected rows for this transaction, skipping rows another transaction claimed
+   * (`FOR UPDATE [OF table] SKIP LOCKED`), so concurrent workers never take the same row. SQLite's
+   * one writer needs no lock.
+   */
+  claimRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, of?: Parameters<SelectQueryBuilder<DB, TB, O>['forUpdate']>[0]): SelectQueryBuilder<DB, TB, O>;
+  /**
+   * A text column ordered by code point: PostgreSQL's locale collation would order differently
+   * from SQLite's binary one; `collate "C"` also lets it use the index.
+   */
+  codePointOrder(column: string): RawBuilder<string>;
+  /**
+   * Takes a lock named by (`space`, `name`) until the transaction ends, without waiting: false
+   * when another transaction holds it. SQLite runs one write transaction at a time, so it always
+   * gets it (concurrent requests of one process are told apart before their transactions).
+   */
+  tryTransactionLock(trx: Executor, space: number, name: string): Promise<boolean>;
+  /**
+   * Signals `channel` to listeners in every process once the transaction commits (never if it
+   * rolls back; several fold into one). SQLite has no cross-process signal: a short poll covers it.
+   */
+  notifyOnCommit(trx: Executor, channel: string): Promise<void>;
+  /**
+   * The rows of `table` that may contain `term` (lower-cased, at least three characters), found
+   * through SQLite's FTS5 trigram table `<table>_search`; null on PostgreSQL, where the pg_trgm
+   * indexes answer the `LIKE` itself.
+   */
+  trigramCandidates(table: string, term: string): RawBuilder<SqlBool> | null;
+  /** The schema the connection's search_path selects, when not the default one (PostgreSQL). */
+  currentSchema(db: Executor): Promise<string | undefined>;
+}
+
+const sqliteEngine: Engine = {
+  name: 'sqlite',
+  forUpdate: (query) => query,
+  claimRows: (query) => query,
+  codePointOrder: (column) => sql<string>`${sql.ref(column)}`,
+  tryTransactionLock: async () => true,
+  notifyOnCommit: async () => {},
+  trigramCandidates(table, term) {
+    const index = sql.table(`${table}_search`);
+    const phrase = '"' + term.replaceAll('"', '""') + '"';
+    return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid from ${index} where ${index} match ${phrase})`;
+  },
+  currentSchema: async () => undefined,
+};
+
+const postgresEngine: Engine = {
+  name: 'postgres',
+  forUpdate: (query) => query.forUpdate(),
+  claimRows: (query, of) => (of === undefined ? query.forUpdate() : query.forUpdate(of)).skipLocked(),
+  codePointOrder: (column) => sql<string>`${sql.ref(column)} collate "C"`,
+  async tryTransactionLock(trx, space, name) {
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${space}::int4, hashtext(${name})) as locked`.execute(trx);
+    return rows[0].locked;
+  },
+  async notifyOnCommit(trx, channel) {
+    await sql`select pg_notify(${channel}, '')`.execute(trx);
+  },
+  trigramCandidates: () => null,
+  async currentSchema(db) {
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    const current = rows[0]?.schema;
+    return current && current !== 'public' ? current : undefined;
+  },
+};
+
+/** The engine behind a database or transaction: the one place that asks which it is. */
+export function engineOf(db: { getExecutor(): { adapter: unknown } }): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? postgresEngine : sqliteEngine;
+}

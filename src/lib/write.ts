@@ -1,0 +1,113 @@
+import type { Db, Trx } from '../db/database.ts';
+import { engineOf } from '../db/engine.ts';
+import type { EventEntities, EventType } from '../modules/events/catalog.ts';
+import { emitEvent, wakeDispatchers, type EmittedEvent } from '../modules/events/outbox.ts';
+import * as idempotency from '../modules/idempotency/idempotency.repository.ts';
+import type { Clock } from './clock.ts';
+import { AppError } from './errors.ts';
+
+/** The answer a request with an Idempotency-Key gives, as it is stored and replayed. */
+export interface StoredResponse {
+  status: number;
+  /** The exact bytes sent (JSON text; empty for 204). */
+  body: string;
+  location: string | null;
+}
+
+/**
+ * An Idempotency-Key held by one request (see modules/idempotency). A route passes it to the
+ * service it calls, and the service to `write`: the change and the response the request will
+ * answer then commit in one transaction, so after a crash a retry finds either both (and
+ * replays) or neither (and runs at once).
+ */
+export interface IdempotencyClaim {
+  readonly accountId: number;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly expiresAt: number;
+  /** The response this request answers with `result`, serialized as it will be sent. */
+  respond(result: unknown): StoredResponse;
+  /** The body as stored at rest (encrypted when a secret key is configured). */
+  seal(body: string): string;
+  /** Set when a write has stored the response; the route then sends exactly that. */
+  stored: StoredResponse | null;
+}
+
+/** What a change may do inside its transaction. */
+export interface WriteContext {
+  trx: Trx;
+  /** The injected clock's time, read once as the transaction starts: every timestamp of the change. */
+  now: number;
+  /** Puts an event in the outbox, in this transaction; the dispatcher is woken once it commits. */
+  emit<T extends EventType>(event: { accountId: number; orgId: number; type: T; entity: EventEntities[T] }): Promise<EmittedEvent>;
+  /** Deliveries became due in this transaction (a retry, a re-enabled endpoint): dispatchers are woken once it commits. */
+  wakeDispatcher(): Promise<void>;
+}
+
+/**
+ * Runs `change` in one transaction with its events and, given a claim, its stored response; after
+ * the commit it wakes the dispatcher when deliveries were queued. Services open every write
+ * transaction through here, whether a request, the CLI or a test calls them. What `change`
+ * returns is what the route answers (the claim stores its serialized form), so a service returns
+ * its API view from inside the change.
+ */
+export type Write = <T>(claim: IdempotencyClaim | null, change: (w: WriteContext) => Promise<T>) => Promise<T>;
+
+function inUse(): AppError {
+  return new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is in progress; retry later.');
+}
+
+export function createWrite(deps: { db: Db; clock: Clock; wakeDispatcher: () => void }): Write {
+  return async (claim, change) => {
+    let wake = false;
+    let response: StoredResponse | null = null;
+    const result = await deps.db.transaction().execute(async (trx) => {
+      const now = deps.clock.now();
+      if (claim) await holdKey(trx, claim, now);
+      const value = await change({
+        trx,
+        now,
+        emit: (event) => {
+          wake = true;
+          return emitEvent(trx, { ...event, now });
+        },
+        wakeDispatcher: () => {
+          wake = true;
+          return wakeDispatchers(trx);
+        },
+      });
+      if (claim) response = await storeResponse(trx, claim, claim.respond(value), now);
+      return value;
+    });
+    if (claim) claim.stored = response;
+    if (wake) deps.wakeDispatcher();
+    return result;
+  };
+}
+
+/**
+ * Makes the transaction the key's only user: another transaction holding it (PostgreSQL, any
+ * process) or a response stored meanwhile means a concurrent duplicate, which is refused.
+ */
+async function holdKey(trx: Trx, claim: IdempotencyClaim, now: number): Promise<void> {
+  if (!(await engineOf(trx).tryTransactionLock(trx, claim.accountId, claim.key))) throw inUse();
+  const existing = await idempotency.findKey(trx, claim.accountId, claim.key);
+  if (!existing) return;
+  if (idempotency.isLive(existing, now)) throw inUse();
+  await idempotency.deleteKey(trx, existing.id);
+}
+
+async function storeResponse(trx: Trx, claim: IdempotencyClaim, response: StoredResponse, now: number): Promise<StoredResponse> {
+  const stored = await idempotency.insertResponse(trx, {
+    account_id: claim.accountId,
+    key: claim.key,
+    request_hash: claim.fingerprint,
+    response_status: response.status,
+    response_body: claim.seal(response.body),
+    location: response.location,
+    created_at: now,
+    expires_at: claim.expiresAt,
+  });
+  if (!stored) throw inUse();
+  return response;
+}
