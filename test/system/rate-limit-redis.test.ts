@@ -46,7 +46,11 @@ function serve(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: stri
     child.stderr!.on('data', (c) => (out += c.toString()));
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
     // Generous: on a machine busy with other suites a start can take well over ten seconds.
-    setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 60_000).unref();
+    // A child that never started must not outlive the test (it would keep the test process running).
+    setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start: ${out}`));
+    }, 60_000).unref();
   });
 }
 
