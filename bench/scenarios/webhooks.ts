@@ -172,7 +172,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
     const measured = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY });
     await measured.start();
 
-    // Latency: one event per transaction at a steady pace, woken as the API's notifyEvents does.
+    // Latency: one event per transaction at a steady pace, woken as the write path does after a commit.
     const commits = new Map<string, number>();
     const pace = engine === 'sqlite' ? 4 : 6;
     const latencyEvents = Math.max(200, Math.round((options.durationSeconds * 1000) / pace / 2));

@@ -26,6 +26,10 @@ const write = { scope: 'webhooks:write' as const, role: 'admin' as const };
 const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] as ('webhooks:read' | 'webhooks:write')[] };
 const endpointRef = { $ref: 'WebhookEndpoint' };
 
+/** Action routes take an optional body (only idempotency_key): no body at all is the same as `{}`. */
+async function emptyBodyIsObject(request: { body: unknown; invalidJson: boolean; bodyTooDeep: string | null }): Promise<void> {
+  if (request.body === undefined && !request.invalidJson && !request.bodyTooDeep) request.body = {};
+}
 const deliveryRef = { $ref: 'WebhookDelivery' };
 
 export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
@@ -96,6 +100,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     '/webhooks/endpoints/:id/rotate-secret',
     {
       config: { ...write, errors: ['webhook_endpoint_not_found'] },
+      preValidation: emptyBodyIsObject,
       schema: {
         operationId: 'rotateWebhookSecret',
         'x-body-optional': true,
@@ -156,6 +161,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     '/webhooks/deliveries/:id/retry',
     {
       config: { ...write, errors: ['webhook_delivery_not_found', 'conflict'] },
+      preValidation: emptyBodyIsObject,
       schema: {
         operationId: 'retryWebhookDelivery',
         'x-body-optional': true,
