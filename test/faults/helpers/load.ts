@@ -6,6 +6,8 @@ export interface Answer {
   sentAt: number;
   ms: number;
   body: any;
+  /** steadyLoad: the number the request was made with. */
+  i?: number;
 }
 
 /** One HTTP call that never throws: a refused or reset connection is status 0. */
@@ -67,7 +69,10 @@ export function steadyLoad(workers: number, fn: (i: number) => Promise<Answer>):
   let running = true;
   let n = 0;
   const loops = Array.from({ length: workers }, async () => {
-    while (running) answers.push(await fn(n++));
+    while (running) {
+      const i = n++;
+      answers.push({ ...(await fn(i)), i });
+    }
   });
   return {
     answers,
