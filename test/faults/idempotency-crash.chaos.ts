@@ -48,6 +48,8 @@ for (const engine of engines()) {
         DATABASE_URL: db.url,
         CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
         CUSTOPS_DATA_DIR: mkdtempSync(join(tmpdir(), 'custops-idem-data-')),
+        // No outage here: a busy machine must not turn a long wait for a pooled connection into a 503.
+        CUSTOPS_DB_CONNECT_TIMEOUT_MS: '30000',
         LOG_LEVEL: 'warn',
       };
       const url = `http://127.0.0.1:${port}`;
@@ -95,9 +97,19 @@ for (const engine of engines()) {
         assert.equal(a.status, 201, `key crash-${i} after the restart: ${a.status} ${JSON.stringify(a.body)}`);
         answers.set(i, a);
       }
-      assert.ok(finalAfter < 1_000, `every retried key final ${finalAfter} ms after the restart`);
-      const replayed = retried.filter(([, a]) => a.body?.id !== undefined && a.status === 201).length;
-      t.diagnostic(`${answers.size - retried.length} answered before the kill, ${retried.length} in flight at the kill, final ${finalAfter} ms after the restart (${replayed} answered 201)`);
+      // The same number of new keys at once, on the same (now warm) process: what "at once" costs on
+      // this machine. On an idle machine the retries are final within the second; on one busy with
+      // other suites everything is slower, so the bound grows with it (three times a warm burst: the
+      // retries run on a cold process). The old behaviour was 409 idempotency_key_in_use for five minutes.
+      const fresh = await Promise.all(retried.map((_, j) => write(KEYS + j)));
+      for (const a of fresh) assert.equal(a.status, 201);
+      const freshMs = Math.max(...fresh.map((a) => a.ms));
+      const replayed = retried.filter(([, a]) => a.headers?.['idempotent-replayed'] === 'true').length;
+      t.diagnostic(
+        `${answers.size - retried.length} answered before the kill, ${retried.length} in flight at the kill: all final ${finalAfter} ms after the restart ` +
+          `(${replayed} replayed a committed write, ${retried.length - replayed} ran now); ${fresh.length} new keys at once took ${freshMs} ms`,
+      );
+      assert.ok(finalAfter < Math.max(1_000, 3 * freshMs), `every retried key final ${finalAfter} ms after the restart (new keys: ${freshMs} ms)`);
 
       // The rest of the keys, then every key once more: each replays its first answer.
       for (let i = 0; i < KEYS; i++) if (!answers.has(i)) answers.set(i, await write(i));
@@ -115,10 +127,11 @@ for (const engine of engines()) {
 
       // Exactly once in the database, with one outbox event each.
       const rows = await db.handle.db.selectFrom('deal_activities').select('id').where('deal_id', '=', deal.body.id).execute();
-      assert.equal(rows.length, KEYS, 'each write exactly once');
-      assert.deepEqual(new Set(rows.map((r) => Number(r.id))), new Set(ids.values()));
+      const freshIds = fresh.map((a) => Number(a.body.id));
+      assert.equal(rows.length, KEYS + fresh.length, 'each write exactly once');
+      assert.deepEqual(new Set(rows.map((r) => Number(r.id))), new Set([...ids.values(), ...freshIds]));
       const events = await db.handle.db.selectFrom('events').select('id').where('account_id', '=', account.id).where('event_type', '=', 'deal.activity.created').execute();
-      assert.equal(events.length, KEYS, 'outbox events equal writes');
+      assert.equal(events.length, rows.length, 'outbox events equal writes');
     });
   });
 }

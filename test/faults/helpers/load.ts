@@ -6,6 +6,7 @@ export interface Answer {
   sentAt: number;
   ms: number;
   body: any;
+  headers?: Record<string, string>;
   /** steadyLoad: the number the request was made with. */
   i?: number;
 }
@@ -22,7 +23,7 @@ export async function request(url: string, init: RequestInit = {}, timeoutMs = 1
     } catch {
       // not JSON (metrics text)
     }
-    return { status: res.status, sentAt, ms: Date.now() - sentAt, body };
+    return { status: res.status, sentAt, ms: Date.now() - sentAt, body, headers: Object.fromEntries(res.headers) };
   } catch (err) {
     return { status: 0, sentAt, ms: Date.now() - sentAt, body: String(err) };
   }
