@@ -1,1 +1,0 @@
-export declare const keyCreateCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

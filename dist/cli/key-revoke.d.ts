@@ -1,1 +1,0 @@
-export declare const keyRevokeCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

@@ -1,1 +1,0 @@
-export declare const migrateCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

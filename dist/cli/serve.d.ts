@@ -1,1 +1,0 @@
-export declare const serveCommand: import("./command.ts").Command<import("./command.ts").OptionSpecs>;

@@ -1,9 +1,0 @@
-import type { App } from './types.ts';
-export declare const LOGO_SVG = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"170\" height=\"40\" viewBox=\"0 0 170 40\"><rect x=\"2\" y=\"2\" width=\"36\" height=\"36\" rx=\"8\" fill=\"#0f766e\"/><path d=\"M11 21l6 6 12-14\" fill=\"none\" stroke=\"#fff\" stroke-width=\"4\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/><text x=\"48\" y=\"28\" font-family=\"system-ui,sans-serif\" font-size=\"24\" font-weight=\"700\" fill=\"#fff\">custops</text></svg>";
-export declare const FAVICON_SVG = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"40\" viewBox=\"0 0 40 40\"><rect x=\"2\" y=\"2\" width=\"36\" height=\"36\" rx=\"8\" fill=\"#0f766e\"/><path d=\"M11 21l6 6 12-14\" fill=\"none\" stroke=\"#fff\" stroke-width=\"4\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/></svg>";
-/**
- * `/docs`: Swagger UI titled and branded custops, reading the same document integrators fetch
- * (`/api/v1/openapi.json`; the plugin's own `/docs/json` copy stays as an alias). The plugin always
- * sets `url` to its copy; `urls` takes precedence in the standalone layout, so it names ours.
- */
-export declare function registerDocsPage(app: App): Promise<void>;

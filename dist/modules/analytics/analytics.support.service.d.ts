@@ -1,4 +1,0 @@
-import { type ReportContext } from './analytics.report.ts';
-export declare function supportReport(ctx: ReportContext): Promise<{
-    currently_open: number;
-}>;
