@@ -64,6 +64,7 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
           <>
             <h3>Use it with an AI agent (MCP)</h3>
             <p>Add this server to the agent's MCP configuration. It can read through every tool and change nothing.</p>
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take focus so the keyboard can scroll it (axe scrollable-region-focusable) */}
             <pre tabIndex={0}>{mcp}</pre>
             <CopyButton text={mcp} label="Copy MCP configuration" />
           </>

@@ -76,7 +76,16 @@ export function DeliveryPage() {
                 <td>{a.error ?? '—'}</td>
                 <td>{a.duration_ms} ms</td>
                 <td>{formatDateTime(a.requested_at)}</td>
-                <td>{a.response_body ? <pre className="response-body" tabIndex={0}>{a.response_body}</pre> : <span className="muted">empty</span>}</td>
+                <td>
+                  {a.response_body ? (
+                    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take focus so the keyboard can scroll it (axe scrollable-region-focusable)
+                    <pre className="response-body" tabIndex={0}>
+                      {a.response_body}
+                    </pre>
+                  ) : (
+                    <span className="muted">empty</span>
+                  )}
+                </td>
               </tr>
             ))}
             {d.attempts_log.length === 0 ? (
@@ -89,6 +98,7 @@ export function DeliveryPage() {
       </div>
 
       <h2>Payload</h2>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take focus so the keyboard can scroll it (axe scrollable-region-focusable) */}
       <pre tabIndex={0}>{JSON.stringify(d.payload, null, 2)}</pre>
 
       <h2>Headers sent</h2>
