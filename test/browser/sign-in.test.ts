@@ -39,6 +39,8 @@ describe('console sign-in, navigation and sign-out (browser)', BROWSER_TEST, () 
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/deals$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
+    // The shell renders once the session is read; wait for it before reading every link.
+    await nav.getByRole('link', { name: 'Webhooks' }).waitFor();
     assert.deepEqual(await nav.getByRole('link').allTextContents(), [...NAV_ALL, 'API keys', 'Team']);
     await assertAccessible(page, 'deals placeholder');
     await screenshot(page, 'shell-owner-1280');
@@ -57,6 +59,7 @@ describe('console sign-in, navigation and sign-out (browser)', BROWSER_TEST, () 
     const page = await context.newPage();
     await signIn(page, server.member);
     const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Webhooks' }).waitFor();
     assert.deepEqual(await nav.getByRole('link').allTextContents(), NAV_ALL);
     await page.goto('/api-keys');
     await page.waitForURL(/\/deals$/);

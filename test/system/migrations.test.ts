@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { migrations, migrateToLatest } from '../../src/db/migrate.ts';
 import { tableCounts } from '../helpers/counts.ts';
 import { createTestDatabase, engines } from '../helpers/engines.ts';
@@ -23,8 +23,12 @@ for (const engine of engines()) {
           const r = await migrator.migrateDown();
           assert.equal(r.error, undefined);
         }
-        const tables = (await db.introspection.getTables()).filter((x) => !t.schema || x.schema === t.schema).map((x) => x.name).filter((n) => !n.startsWith('kysely_'));
-        assert.deepEqual(tables, [], 'down leaves no table');
+        // On PostgreSQL only this file's schema is read: a whole-database introspection races with other files dropping theirs.
+        const tables = t.schema
+          ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${t.schema}`.execute(db)).rows.map((x) => x.name)
+          : (await db.introspection.getTables()).map((x) => x.name);
+        const left = tables.filter((n) => !n.startsWith('kysely_'));
+        assert.deepEqual(left, [], 'down leaves no table');
         const up = await migrateToLatest(db, t.schema);
         assert.deepEqual(up.results?.map((r) => r.status), names.map(() => 'Success'));
         assert.ok(Object.values(await tableCounts(db)).every((n) => n === 0));
