@@ -52,7 +52,7 @@ describe('PostgreSQL: three worker processes', { skip: !process.env.TEST_POSTGRE
       CUSTOPS_SECRET_KEY: secretKey.toString('hex'),
       NODE_EXTRA_CA_CERTS: testPki().caFile,
       CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info', // the start line waited for below is logged at info
     };
     workers = [0, 1, 2].map(() => custops(['worker'], env));
     await waitUntil('three workers started', () => workers.every((w) => w.output().includes('custops worker started')), 60_000);
