@@ -9,7 +9,7 @@ import { sha256Hex } from '../../src/lib/crypto.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey, revokeApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
-import { revokeKey } from '../../src/modules/api-keys/api-keys.repository.ts';
+import { authChangeStats, revokeKey } from '../../src/modules/api-keys/api-keys.repository.ts';
 import { KeyCache } from '../../src/modules/api-keys/key-cache.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 import { custops, freePort, waitForHttp, waitUntil, type Child } from '../webhooks/helpers/processes.ts';
@@ -89,6 +89,31 @@ for (const engine of engines()) {
       }
     });
 
+    test('PostgreSQL: every live cache acknowledges a revocation before it returns, concurrent revocations included', { skip: engine !== 'postgres' }, async () => {
+      const handles = [other, openDatabase(db.url, { poolSize: 2 }), openDatabase(db.url, { poolSize: 2 })];
+      const caches = handles.map((h) => new KeyCache(h));
+      try {
+        const keys = await Promise.all([newKey(), newKey()]);
+        const hashes = keys.map((k) => sha256Hex(k.secret));
+        for (const cache of caches) {
+          await waitUntil('the cache listening', () => cached(cache, hashes[0]!), 5000, 20);
+          await cache.find(hashes[1]!);
+          assert.equal(cache.size, 2);
+        }
+        const unacknowledged = authChangeStats.unacknowledged;
+        const deps = { db: db.handle.db, clock: systemClock };
+        await Promise.all(keys.map((k) => revokeApiKey(deps, k.id)));
+        // Each revocation returned only once every cache had let go of its shared lock, that is, had dropped its keys:
+        // none waited out its time-out, and no cache still holds a key, without a lookup to prompt it.
+        assert.equal(authChangeStats.unacknowledged, unacknowledged, 'every cache acknowledged both revocations');
+        assert.deepEqual(caches.map((c) => c.size), [0, 0, 0]);
+        for (const cache of caches) for (const hash of hashes) assert.notEqual((await cache.find(hash))?.revoked_at, null);
+      } finally {
+        for (const cache of caches) await cache.close();
+        await Promise.all(handles.slice(1).map((h) => h.close()));
+      }
+    });
+
     test('custops serve refuses a key at once after another process revokes it', async () => {
       const key = await newKey();
       const port = await freePort();
@@ -105,6 +130,7 @@ for (const engine of engines()) {
       assert.equal((await get()).status, 200);
 
       // This test process is the other process: the revocation commits here.
+      const unacknowledged = authChangeStats.unacknowledged;
       assert.deepEqual(await revokeApiKey({ db: db.handle.db, clock: systemClock }, key.id), { id: key.id, revoked: true });
       // SQLite: the server reads the version row on every request. PostgreSQL: the revocation returned only once every
       // live cache (this server's among them) had dropped its keys. Either way the very next request is refused.
@@ -112,6 +138,7 @@ for (const engine of engines()) {
       assert.equal(res.status, 401);
       assert.equal(((await res.json()) as { error: string }).error, 'unauthorized');
       for (let i = 0; i < 5; i++) assert.equal((await get()).status, 401, 'and stays refused');
+      assert.equal(authChangeStats.unacknowledged, unacknowledged, "the server's cache acknowledged the revocation");
 
       serve.proc.kill('SIGTERM');
       assert.equal((await serve.exited).code, 0, serve.output());

@@ -48,6 +48,7 @@ for (const engine of engines()) {
         'custops_rate_limit_backend{backend="memory"} 1',
         'custops_rate_limit_backend{backend="redis"} 0',
         'custops_rate_limit_fallback_requests_total 0',
+        'custops_key_revocations_unacknowledged_total 0',
       ]) {
         assert.ok(res.body.split('\n').includes(line), `${line} in:\n${res.body}`);
       }

@@ -19,21 +19,33 @@ export function insertKey(
 
 /**
  * Revokes the key and, in the same transaction, tells every process's key cache (key-cache.ts).
- * Outside a transaction it also waits for the caches to drop it (awaitKeyCaches); a caller that
- * passes its own transaction calls that after its commit.
+ * Outside a transaction, on PostgreSQL, it also waits for every live cache to drop the key (the
+ * handshake below), so a revoked key is refused by every process the moment this returns.
  */
 export async function revokeKey(db: Executor, id: number, at: number): Promise<boolean> {
-  if (!db.isTransaction) {
+  if (db.isTransaction) {
+    const r = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    if (Number(r.numUpdatedRows) > 0) await markAuthChanged(db);
+    return Number(r.numUpdatedRows) > 0;
+  }
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
     const revoked = await db.transaction().execute((trx) => revokeKey(trx, id, at));
-    if (revoked) {
-      localAuthChanges.count++;
-      await awaitKeyCaches(db);
-    }
+    if (revoked) localAuthChanges.count++;
     return revoked;
   }
-  const r = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
-  if (Number(r.numUpdatedRows) > 0) await markAuthChanged(db);
-  return Number(r.numUpdatedRows) > 0;
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${AUTH_GATE}, hashtext(current_schema()))`.execute(conn);
+    try {
+      const revoked = await conn.transaction().execute((trx) => revokeKey(trx, id, at));
+      if (revoked) {
+        localAuthChanges.count++;
+        if (!(await awaitKeyCaches(conn))) authChangeStats.unacknowledged++;
+      }
+      return revoked;
+    } finally {
+      await sql`select pg_advisory_unlock(${AUTH_GATE}, hashtext(current_schema()))`.execute(conn);
+    }
+  });
 }
 
 export function findKeyById(db: Executor, id: number) {
@@ -46,31 +58,40 @@ export async function touchKey(db: Executor, id: number, at: number): Promise<vo
 
 /** Revocations committed by this process: its key caches check the version again at once, even within one event-loop turn. */
 export const localAuthChanges = { count: 0 };
+/** Revocations whose wait for the other processes' key caches timed out (each such cache drops the key when it reads the notification). */
+export const authChangeStats = { unacknowledged: 0 };
 
 /** The PostgreSQL channel a revocation notifies (on commit), so every process drops its key cache. */
 export const AUTH_CHANNEL = 'custops_auth';
 /**
- * The advisory lock every live PostgreSQL key cache holds shared: ("auth" in ASCII, the schema's
- * hash), so processes on other schemas of one database (tests) never wait for each other.
+ * The advisory locks of the revocation handshake, keyed by (constant, hash of the schema) so that
+ * processes on other schemas of one database (tests) never wait for each other:
+ * - AUTH_LOCK ("auth" in ASCII): every live PostgreSQL key cache holds it shared.
+ * - AUTH_GATE: a revoker holds it exclusively from before its commit until every cache has let go
+ *   of AUTH_LOCK. A cache, on the notification, drops its keys, lets go of AUTH_LOCK, passes the
+ *   gate (waits for it shared, then lets go) and takes AUTH_LOCK shared again. The revoker, after
+ *   its commit, takes AUTH_LOCK exclusively: granted once every cache has dropped the key, and no
+ *   cache can take AUTH_LOCK back before that, since the gate holds it until then.
  */
 export const AUTH_LOCK = 0x61757468;
+export const AUTH_GATE = AUTH_LOCK + 1;
 const AWAIT_CACHES_TIMEOUT = '5s';
 
 /**
- * PostgreSQL, after a committed revocation: waits until every process's key cache has dropped
- * its keys (each lets go of its shared AUTH_LOCK once it has; this takes it exclusively, for an
- * instant). A process too stuck to answer within the time-out drops its keys when it reads the
- * notification; the revocation itself is committed either way, so the time-out is not an error.
+ * PostgreSQL, after a committed revocation, holding AUTH_GATE: waits until every process's key
+ * cache has dropped its keys (has let go of its shared AUTH_LOCK). A process too stuck to answer
+ * within the time-out drops its keys when it reads the notification; the revocation itself is
+ * committed either way, so the time-out is counted (authChangeStats), not an error.
  */
-export async function awaitKeyCaches(db: Executor): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await db
+async function awaitKeyCaches(db: Executor): Promise<boolean> {
+  return db
     .transaction()
     .execute(async (trx) => {
       await sql.raw(`set local lock_timeout = '${AWAIT_CACHES_TIMEOUT}'`).execute(trx);
       await sql`select pg_advisory_xact_lock(${AUTH_LOCK}, hashtext(current_schema()))`.execute(trx);
+      return true;
     })
-    .catch(() => {});
+    .catch(() => false);
 }
 /**
  * Marks a change to who may authenticate, inside the transaction that makes it: the version row

@@ -1,12 +1,24 @@
 import type pg from 'pg';
 import type { DatabaseHandle } from '../../db/database.ts';
-import { AUTH_CHANNEL, AUTH_LOCK, findKeyByHash, localAuthChanges } from './api-keys.repository.ts';
+import { AUTH_CHANNEL, AUTH_GATE, AUTH_LOCK, findKeyByHash, localAuthChanges } from './api-keys.repository.ts';
 
 export type KeyRow = NonNullable<Awaited<ReturnType<typeof findKeyByHash>>>;
 
 /** Keys remembered per process; past it the cache starts over (a bound, not an eviction policy: keys in use come back in one lookup). */
 const MAX_ENTRIES = 10_000;
 const RELISTEN_AFTER_MS = 1000;
+/**
+ * A cache's half of the revocation handshake (api-keys.repository.ts): let go of AUTH_LOCK, wait at
+ * the revoker's gate until the revoker holds AUTH_LOCK, take AUTH_LOCK again. Four statements of one
+ * simple query, so they run in this order.
+ */
+const lockKey = (lock: number) => `${lock}, hashtext(current_schema())`;
+const HANDSHAKE = [
+  `select pg_advisory_unlock_shared(${lockKey(AUTH_LOCK)})`,
+  `select pg_advisory_lock_shared(${lockKey(AUTH_GATE)})`,
+  `select pg_advisory_unlock_shared(${lockKey(AUTH_GATE)})`,
+  `select pg_advisory_lock_shared(${lockKey(AUTH_LOCK)})`,
+].join('; ');
 
 /**
  * API keys by secret hash, so a request is authenticated without a database round trip. Exact
@@ -15,11 +27,12 @@ const RELISTEN_AFTER_MS = 1000;
  * - SQLite: the version row is read through the process's own connection (an in-process read, no
  *   round trip) before the first lookup of each event-loop turn; a moved version empties the cache.
  * - PostgreSQL: a LISTEN connection empties the cache on each notification. The same connection
- *   holds a shared advisory lock while the cache is live, and lets go of it once it has emptied
- *   the cache for a notification; the revoker, after its commit, waits to take that lock
- *   exclusively (`awaitKeyCaches`), so it returns only when every live cache has dropped the
- *   key. While not listening (starting, or reconnecting after the database went away) nothing
- *   is served from the cache: every lookup reads the row, as without a cache.
+ *   holds a shared advisory lock while the cache is live, and on a notification lets go of it,
+ *   passes the revoker's gate and takes it again (the handshake of api-keys.repository.ts): the
+ *   revoker returns only when every live cache has dropped the key. During the handshake nothing
+ *   is served from or kept in the cache. While not listening (starting, or reconnecting after the
+ *   database went away) nothing is served from the cache: every lookup reads the row, as without
+ *   a cache.
  * Unknown and revoked keys are never cached (a guessed key cannot fill memory; a revoked one is
  * refused from the row).
  */
@@ -106,8 +119,11 @@ export class KeyCache {
       }
       return true;
     }
-    return this.#listening;
+    return this.#listening && this.#handshakes === 0;
   }
+
+  /** Revocation handshakes under way on the LISTEN connection. */
+  #handshakes = 0;
 
   #checkedThisTurn = false;
   #seenLocal = 0;
@@ -138,15 +154,24 @@ export class KeyCache {
         };
         c.on('notification', () => {
           this.#drop();
-          // Tell the revoker this process has dropped its keys: let go of the shared lock it waits to take
-          // exclusively, and queue for it again (granted once the revoker is through).
-          c.query('select pg_advisory_unlock_shared($1, hashtext(current_schema())), pg_advisory_lock_shared($1, hashtext(current_schema()))', [AUTH_LOCK]).catch((err: Error) => lost(err));
+          this.#handshakes++;
+          c.query(HANDSHAKE).then(
+            () => {
+              this.#handshakes--;
+              // A lookup that read its row before the revoker committed must not be kept now.
+              this.#drop();
+            },
+            (err: Error) => {
+              this.#handshakes--;
+              lost(err);
+            },
+          );
         });
         c.on('error', lost);
         c.on('end', () => lost());
         try {
           await c.query(`listen ${AUTH_CHANNEL}`);
-          await c.query('select pg_advisory_lock_shared($1, hashtext(current_schema()))', [AUTH_LOCK]);
+          await c.query(`select pg_advisory_lock_shared(${lockKey(AUTH_LOCK)})`);
         } catch (err) {
           c.release(err as Error);
           again();

@@ -5,6 +5,7 @@ import { databaseUnavailable } from '../../db/faults.ts';
 import type { DependencyStatus } from '../../lib/dependency-status.ts';
 import type { RateLimitBackend, RateLimitStore } from '../../http/rate-limit.ts';
 import type { RedisRateLimitStore } from '../../http/rate-limit-redis.ts';
+import { authChangeStats } from '../api-keys/api-keys.repository.ts';
 
 /** What this process depends on, as /readyz and /metrics report it. */
 export interface Dependencies {
@@ -64,6 +65,15 @@ export function createDependencyRegistry(deps: Dependencies): Registry {
     collect() {
       this.reset();
       for (const s of statuses()) this.inc({ dependency: s.name }, s.outages);
+    },
+  });
+  new Counter({
+    name: 'custops_key_revocations_unacknowledged_total',
+    help: "API key revocations made by this process that some other process's key cache did not acknowledge within 5 s (that cache drops the key when it reads the notification).",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(authChangeStats.unacknowledged);
     },
   });
   new Gauge({
