@@ -113,6 +113,44 @@ for (const engine of engines()) {
       assert.equal((await call(h, 'GET', `/api/v1/support/tickets/${theirs.id}`, { key: b.key })).json().status, 'open');
     });
 
+    test('PATCH owner: a user not support-enabled, or deactivated, is 422 naming owner_user_id and nothing is written; an eligible one is assigned', async () => {
+      const a = await createTestAccount(h);
+      const t = await ticketOf(a);
+      const user = async (email: string, supportEnabled: boolean) => {
+        const res = await call(h, 'POST', '/api/v1/users', { key: a.key, body: { email, display_name: email, role: 'member', support_enabled: supportEnabled } });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json().id as number;
+      };
+      const sales = await user(`sales-${a.accountId}@example.com`, false);
+      const helper = await user(`help-${a.accountId}@example.com`, true);
+      const gone = await user(`gone-${a.accountId}@example.com`, true);
+      await h.db.updateTable('users').set({ is_active: false }).where('id', '=', gone).execute();
+      const before = await tableCounts(h.db);
+      const ticketRow = () => h.db.selectFrom('tickets').selectAll().where('id', '=', t.id).executeTakeFirstOrThrow();
+      const untouched = await ticketRow();
+      clock.set('2026-11-21T00:00:00.000Z');
+      for (const [owner, reason] of [[sales, 'not_support_enabled'], [gone, 'user_inactive']] as const) {
+        for (const body of [{ owner_user_id: owner }, { owner_user_id: owner, status: 'closed', title: 'Not saved' }]) {
+          const err = assertError(await patch(a, t.id, body), 422, 'validation_error');
+          assert.deepEqual(err.fields, { owner_user_id: reason }, JSON.stringify(body));
+          assert.match(err.message, new RegExp(`User ${owner} `));
+        }
+      }
+      assert.deepEqual(await ticketRow(), untouched, 'the ticket is as it was');
+      assert.deepEqual(await tableCounts(h.db), before, 'no event, no row');
+      assert.deepEqual(await newEvents(a, t.seen), []);
+
+      const assigned = await patch(a, t.id, { owner_user_id: helper });
+      assert.equal(assigned.statusCode, 200);
+      assert.equal(assigned.json().owner_user_id, helper);
+      // An owner who later loses support is kept when the ticket is changed with the same owner sent again.
+      await h.db.updateTable('users').set({ support_enabled: false }).where('id', '=', helper).execute();
+      const closed = await patch(a, t.id, { owner_user_id: helper, status: 'closed' });
+      assert.deepEqual([closed.statusCode, closed.json().owner_user_id, closed.json().status], [200, helper, 'closed']);
+      assert.equal((await patch(a, t.id, { owner_user_id: null })).json().owner_user_id, null);
+      assert.deepEqual(assertError(await patch(a, t.id, { owner_user_id: helper }), 422, 'validation_error').fields, { owner_user_id: 'not_support_enabled' });
+    });
+
     test('PATCH bad bodies are 422 naming the field and change nothing', async () => {
       const a = await createTestAccount(h);
       const t = await ticketOf(a);

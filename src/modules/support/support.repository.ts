@@ -101,6 +101,11 @@ export function findContact(db: Executor, accountId: number, id: number): Promis
   return db.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
+/** What decides whether a team user may own tickets. */
+export function findOwnerCandidate(db: Executor, accountId: number, id: number): Promise<{ is_active: boolean | number; support_enabled: boolean | number } | undefined> {
+  return db.selectFrom('users').select(['is_active', 'support_enabled']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
 /** The oldest contact of the org with this (lower-cased) e-mail. */
 export function findContactByEmail(db: Executor, accountId: number, orgId: number, emailLc: string): Promise<ContactRow | undefined> {
   return db

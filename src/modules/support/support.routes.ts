@@ -134,7 +134,8 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
           'Any status may move to any other. Moving to `closed` sets closed_at and emits `support.ticket.closed`; moving ' +
           'from `closed` to `open` or `pending` clears closed_at and emits `support.ticket.opened`. Moves between `open` ' +
           'and `pending`, owner and title changes emit nothing. Fields sent with their current values change nothing ' +
-          '(updated_at included). `owner_user_id: null` unassigns.',
+          '(updated_at included). `owner_user_id: null` unassigns. A new owner must be an active, support-enabled user ' +
+          '(`422 validation_error` naming `owner_user_id` otherwise); the current owner sent again is kept as it is.',
         tags: ['extensions'],
         params: TicketParams,
         body: UpdateTicketBody,

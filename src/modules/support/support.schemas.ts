@@ -103,7 +103,15 @@ export const UpdateTicketBody = Type.Object(
     status: Type.Optional(Type.Enum([...TICKET_STATUSES])),
     // A type list (not anyOf) so a bad value is reported with its specific reason.
     owner_user_id: Type.Optional(
-      Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991, description: 'A team user of the account, or null to unassign.' }),
+      Type.Unsafe<number | null>({
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 9007199254740991,
+        description:
+          'A team user of the account who is active and support-enabled (`support_enabled`), or null to unassign. A user of another ' +
+          'account is 404 `user_not_found`; a new owner who is deactivated is 422 with `fields.owner_user_id` `user_inactive`, one ' +
+          'not support-enabled 422 with `not_support_enabled`.',
+      }),
     ),
     title: Type.Optional(Text(500)),
     idempotency_key: IdempotencyKey,

@@ -113,9 +113,21 @@ export async function createTicket(
 }
 
 /**
+ * A new owner of tickets: a user of the account (404 otherwise, as for any id of another account),
+ * active and support-enabled (422 naming `owner_user_id` otherwise).
+ */
+async function assertCanOwnTickets(trx: Executor, accountId: number, userId: number): Promise<void> {
+  const user = await repo.findOwnerCandidate(trx, accountId, userId);
+  if (!user) throw notFound('user_not_found', userId);
+  if (!user.is_active) throw validationError({ owner_user_id: 'user_inactive' }, `User ${userId} is deactivated and cannot own tickets.`);
+  if (!user.support_enabled) throw validationError({ owner_user_id: 'not_support_enabled' }, `User ${userId} is not support-enabled and cannot own tickets.`);
+}
+
+/**
  * Status, owner and title changes. Moving to `closed` emits support.ticket.closed and sets
  * closed_at; leaving `closed` emits support.ticket.opened and clears it; open ↔ pending and
- * owner or title changes emit nothing. Sending the current values changes nothing.
+ * owner or title changes emit nothing. Sending the current values changes nothing (the current owner
+ * is kept even if no longer eligible; only a new owner is checked).
  */
 export async function updateTicket(deps: Deps, accountId: number, id: number, input: UpdateTicketInput, claim: IdempotencyClaim | null = null): Promise<TicketView> {
   return deps.write(claim, async (w) => {
@@ -123,10 +135,10 @@ export async function updateTicket(deps: Deps, accountId: number, id: number, in
     // Locked, so two concurrent closes see one move (and emit one event).
     const ticket = await repo.findTicket(trx, accountId, id, { forUpdate: true });
     if (!ticket) throw notFound('ticket_not_found', id);
-    if (input.owner_user_id != null && !(await existsInAccount(trx, 'users', accountId, input.owner_user_id))) throw notFound('user_not_found', input.owner_user_id);
     const changes: Parameters<typeof repo.updateTicket>[3] = {};
     if (input.title !== undefined && input.title !== ticket.title) Object.assign(changes, { title: input.title, title_lc: input.title.toLowerCase() });
     if (input.owner_user_id !== undefined && input.owner_user_id !== (ticket.owner_user_id === null ? null : Number(ticket.owner_user_id))) {
+      if (input.owner_user_id !== null) await assertCanOwnTickets(trx, accountId, input.owner_user_id);
       changes.owner_user_id = input.owner_user_id;
     }
     const from: TicketStatus = ticket.status;
