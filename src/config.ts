@@ -59,6 +59,8 @@ export const SettingsSchema = Type.Object({
     (value): readonly number[] => Object.freeze(value.split(',').map(Number)),
   ),
   webhookTimeoutMs: integer('CUSTOPS_WEBHOOK_TIMEOUT_MS', 15000, 100, 600_000, 'time-out of one webhook attempt'),
+  webhookRetentionDays: integer('CUSTOPS_WEBHOOK_RETENTION_DAYS', 30, 0, 36_500,
+    'finished webhook deliveries, their attempts and events older than this many days are purged (0 keeps them)'),
   webhookAllowPrivate: flag('CUSTOPS_WEBHOOK_ALLOW_PRIVATE', '1 allows loopback and private webhook targets (development and tests only)'),
   idempotencyTtlHours: integer('CUSTOPS_IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365, 'how long idempotency keys are kept'),
   logLevel: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { env: 'LOG_LEVEL', default: 'info', mustBe: `one of ${LOG_LEVELS.join(', ')}`,

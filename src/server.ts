@@ -6,6 +6,7 @@ import type { App } from './http/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { purgeExpiredKeys } from './modules/idempotency/idempotency.repository.ts';
 import { Dispatcher } from './modules/webhooks/dispatcher.ts';
+import { startRetention } from './modules/webhooks/retention.ts';
 
 export interface RunningServer {
   app: App;
@@ -55,6 +56,8 @@ export async function startServer(settings: Config, options: ServerOptions = {})
   purge.unref();
   await app.listen({ port: config.port, host: config.host });
   await dispatcher.start();
+  // Beside the dispatcher, as in `worker`: the webhook history past CUSTOPS_WEBHOOK_RETENTION_DAYS.
+  const retention = startRetention({ database, config, clock, log: app.log });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
@@ -66,6 +69,7 @@ export async function startServer(settings: Config, options: ServerOptions = {})
       await app.close();
       const deadline = Date.now() + DRAIN_TIMEOUT_MS;
       while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await retention.stop();
       await dispatcher.stop(); // lets the attempts in flight finish and be recorded
       await database.close();
     },

@@ -4,6 +4,7 @@ import { openDatabase, timeoutsOf } from './db/database.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { systemClock } from './lib/clock.ts';
 import { Dispatcher } from './modules/webhooks/dispatcher.ts';
+import { startRetention } from './modules/webhooks/retention.ts';
 
 
 /**
@@ -33,11 +34,14 @@ export async function runWorker(
     log,
   });
   await dispatcher.start();
+  // Beside the dispatcher, as in `serve`: the webhook history past CUSTOPS_WEBHOOK_RETENTION_DAYS.
+  const retention = startRetention({ database, config, clock: systemClock, log });
   // Signal handlers do not hold the event loop open, and the dispatcher's timers are unref'd.
   const keepAlive = setInterval(() => {}, 3_600_000);
   log.info({ pid: process.pid, dialect: database.dialect }, 'custops worker started');
   await waitForSignal(async () => {
     clearInterval(keepAlive);
+    await retention.stop();
     await dispatcher.stop();
     await database.close();
     log.info({ pid: process.pid }, 'custops worker stopped');
