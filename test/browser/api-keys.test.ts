@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { assertAccessible, BROWSER_TEST, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from './helpers/browser.ts';
-import { startConsoleServer, type ConsoleServer } from './helpers/server.ts';
+import { describe, test } from 'node:test';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from './helpers/browser.ts';
+import { useConsoleServer } from './helpers/console.ts';
 
 describe('API keys page (browser)', BROWSER_TEST, () => {
-  let server: ConsoleServer;
-  let browser: Browser;
-  before(async () => {
-    // Started one after the other: a failed start must not leave the other running (the file would never end).
-    browser = await launchBrowser();
-    server = await startConsoleServer();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useConsoleServer();
 
   test('create a read-only agent key, copy its secret, call the API with it, revoke it, see the API refuse it', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, server.owner);
+    const { page, errors } = await app.open(app.server.owner, '/deals');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await assertAccessible(page, 'API keys');
@@ -54,9 +40,9 @@ describe('API keys page (browser)', BROWSER_TEST, () => {
     await assertAccessible(page, 'secret dialog');
     await screenshot(page, 'api-keys-secret-1280');
 
-    const ok = await server.api('GET', '/api/v1/deals', undefined, secret);
+    const ok = await app.server.api('GET', '/api/v1/deals', undefined, secret);
     assert.equal(ok.status, 200);
-    assert.equal((await server.api('POST', '/api/v1/orgs', { name: 'x' }, secret)).status, 403, 'read-only');
+    assert.equal((await app.server.api('POST', '/api/v1/orgs', { name: 'x' }, secret)).status, 403, 'read-only');
     await shown.getByRole('button', { name: 'Done' }).click();
 
     const row = page.getByRole('row', { name: /Reporting agent/ });
@@ -69,18 +55,14 @@ describe('API keys page (browser)', BROWSER_TEST, () => {
     await assertAccessible(page, 'revoke confirmation');
     await confirm.getByRole('button', { name: 'Revoke key' }).click();
     await row.getByText(/Revoked/).waitFor();
-    assert.equal((await server.api('GET', '/api/v1/deals', undefined, secret)).status, 401);
+    assert.equal((await app.server.api('GET', '/api/v1/deals', undefined, secret)).status, 401);
     await screenshot(page, 'api-keys-list-1280');
     assert.equal(await page.evaluate('window.__xss'), undefined, 'HTML in a key name stays text');
     assert.deepEqual(errors, []);
-    await context.close();
   });
 
   test('keyboard only: create a full-access key and close the dialog', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    await signIn(page, server.admin);
-    await page.goto('/api-keys');
+    const { page } = await app.open(app.server.admin, '/api-keys');
     await page.getByRole('button', { name: 'Create API key' }).focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Create API key' });
@@ -90,36 +72,28 @@ describe('API keys page (browser)', BROWSER_TEST, () => {
     const shown = page.getByRole('dialog', { name: 'Your new API key' });
     await shown.waitFor();
     const secret = await shown.getByLabel('Secret').inputValue();
-    assert.equal((await server.api('POST', '/api/v1/orgs', { name: 'Made by CI' }, secret)).status, 201);
+    assert.equal((await app.server.api('POST', '/api/v1/orgs', { name: 'Made by CI' }, secret)).status, 201);
     await page.keyboard.press('Escape');
     await shown.waitFor({ state: 'detached' });
     await page.getByRole('row', { name: /CI deploys/ }).waitFor();
-    await context.close();
   });
 
   test('a member sees no API keys page, and the server refuses the member', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    await signIn(page, server.member);
+    const { page } = await app.open(app.server.member, '/deals');
     const session = await (await page.request.get('/api/v1/session')).json();
     const list = await page.request.get('/api/v1/api-keys');
     assert.equal(list.status(), 403);
     const create = await page.request.post('/api/v1/api-keys', { data: { name: 'x', scopes: ['*'] }, headers: { 'x-csrf-token': session.csrf_token } });
     assert.equal(create.status(), 403);
-    await context.close();
   });
 
   test('390 px: the keys page and its dialog fit', async () => {
-    const context = await newContext(browser, server.url, PHONE);
-    const page = await context.newPage();
-    await signIn(page, server.owner);
-    await page.goto('/api-keys');
+    const { page } = await app.open(app.server.owner, '/api-keys', { viewport: PHONE });
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await screenshot(page, 'api-keys-390');
     await page.getByRole('button', { name: 'Create API key' }).click();
     await page.getByRole('dialog').waitFor();
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'api-keys-create-390');
-    await context.close();
   });
 });

@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { assertAccessible, BROWSER_TEST, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from './helpers/browser.ts';
-import { startConsoleServer, type ConsoleServer } from './helpers/server.ts';
+import { describe, test } from 'node:test';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from './helpers/browser.ts';
+import { useConsoleServer } from './helpers/console.ts';
 
 describe('Team page (browser)', BROWSER_TEST, () => {
-  let server: ConsoleServer;
-  let browser: Browser;
-  before(async () => {
-    // Started one after the other: a failed start must not leave the other running (the file would never end).
-    browser = await launchBrowser();
-    server = await startConsoleServer();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useConsoleServer();
 
   test('add a user, change the role, deactivate them (their open session ends at once), reactivate', async () => {
-    const owner = await newContext(browser, server.url);
-    const page = await owner.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, server.owner);
+    const { page, errors } = await app.open(app.server.owner, '/deals');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
     await page.getByRole('heading', { name: 'Team' }).waitFor();
     await assertAccessible(page, 'team');
@@ -32,7 +18,7 @@ describe('Team page (browser)', BROWSER_TEST, () => {
     await add.getByRole('button', { name: 'Add user' }).click();
     await add.getByText('Enter an email address.').waitFor();
     await assertAccessible(page, 'add user dialog with errors');
-    await add.getByLabel('Email').fill(server.member.email); // taken: the server's answer shows
+    await add.getByLabel('Email').fill(app.server.member.email); // taken: the server's answer shows
     await add.getByLabel('Name').fill('Dup <script>window.__xss=1</script>');
     await add.getByLabel('First password').fill('a-first-password');
     await add.getByRole('button', { name: 'Add user' }).click();
@@ -46,9 +32,8 @@ describe('Team page (browser)', BROWSER_TEST, () => {
     assert.match(await row.innerText(), /member/);
 
     // Nina signs in elsewhere.
-    const nina = await newContext(browser, server.url);
-    const ninaPage = await nina.newPage();
-    await signIn(ninaPage, { id: 0, email: 'nina.new@example.com', password: 'a-first-password', name: 'Nina' });
+    const { page: ninaPage } = await app.open({ id: 0, email: 'nina.new@example.com', password: 'a-first-password', name: 'Nina' }, '/deals');
+    await ninaPage.getByRole('heading', { name: 'Deals' }).waitFor();
 
     await row.getByRole('button', { name: /^Edit Nina/ }).click();
     const edit = page.getByRole('dialog', { name: /^Edit Nina/ });
@@ -72,44 +57,31 @@ describe('Team page (browser)', BROWSER_TEST, () => {
     await row.getByText('Active', { exact: true }).waitFor();
     assert.equal(await page.evaluate('window.__xss'), undefined, 'HTML in a name stays text');
     assert.deepEqual(errors, []);
-    await owner.close();
-    await nina.close();
   });
 
   test('an admin cannot make an owner and is refused by the server when trying', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    await signIn(page, server.admin);
-    await page.goto('/team');
-    const ownerRow = page.getByRole('row', { name: new RegExp(server.owner.email.replace('.', '\\.')) });
+    const { page } = await app.open(app.server.admin, '/team');
+    const ownerRow = page.getByRole('row', { name: new RegExp(app.server.owner.email.replace('.', '\\.')) });
     await ownerRow.waitFor();
     assert.equal(await ownerRow.getByRole('button').count(), 0, 'no actions on an owner for an admin');
     const session = await (await page.request.get('/api/v1/session')).json();
-    const promote = await page.request.patch(`/api/v1/users/${server.member.id}`, { data: { role: 'owner' }, headers: { 'x-csrf-token': session.csrf_token } });
+    const promote = await page.request.patch(`/api/v1/users/${app.server.member.id}`, { data: { role: 'owner' }, headers: { 'x-csrf-token': session.csrf_token } });
     assert.equal(promote.status(), 403);
-    await context.close();
   });
 
   test('a member is refused team management by the server', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    await signIn(page, server.member);
+    const { page } = await app.open(app.server.member, '/deals');
     const session = await (await page.request.get('/api/v1/session')).json();
-    const r = await page.request.patch(`/api/v1/users/${server.admin.id}`, { data: { is_active: false }, headers: { 'x-csrf-token': session.csrf_token } });
+    const r = await page.request.patch(`/api/v1/users/${app.server.admin.id}`, { data: { is_active: false }, headers: { 'x-csrf-token': session.csrf_token } });
     assert.equal(r.status(), 403);
     await page.goto('/team');
     await page.waitForURL(/\/deals$/);
-    await context.close();
   });
 
   test('390 px: the team page fits', async () => {
-    const context = await newContext(browser, server.url, PHONE);
-    const page = await context.newPage();
-    await signIn(page, server.owner);
-    await page.goto('/team');
+    const { page } = await app.open(app.server.owner, '/team', { viewport: PHONE });
     await page.getByRole('heading', { name: 'Team' }).waitFor();
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'team-390');
-    await context.close();
   });
 });

@@ -1,30 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startReceiver, type Receiver } from '../webhooks/helpers/receiver.ts';
-import { makeTestPki } from '../webhooks/helpers/tls.ts';
-import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from './helpers/browser.ts';
-import { startConsoleServer, type ConsoleServer } from './helpers/server.ts';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, PHONE, screenshot } from './helpers/browser.ts';
+import { useConsoleServer } from './helpers/console.ts';
 
 const XSS = '<img src=x onerror=window.__xss=1>';
 
 describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
-  let server: ConsoleServer;
-  let browser: Browser;
-  let receiver: Receiver;
-  const pki = makeTestPki();
+  const app = useConsoleServer({ receiver: true });
   before(async () => {
-    receiver = await startReceiver(pki);
-    browser = await launchBrowser();
-    server = await startConsoleServer({ env: { NODE_EXTRA_CA_CERTS: pki.caFile } });
-    const org = await server.api('POST', '/api/v1/orgs', { name: `Org ${XSS}` });
-    const deal = await server.api('POST', '/api/v1/deals', { org_id: org.json.id, title: `Deal ${XSS}` });
-    assert.equal(deal.status, 201);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await receiver?.close();
+    const org = await app.create('/api/v1/orgs', { name: `Org ${XSS}` });
+    await app.create('/api/v1/deals', { org_id: org.id, title: `Deal ${XSS}` });
   });
 
   async function sendTest(page: Page, type: string): Promise<void> {
@@ -36,10 +22,7 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
   }
 
   test('register an endpoint, send a test event, see it arrive; make the receiver fail, see the attempt, fix it, Retry, see it sent', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, server.owner);
+    const { page, errors } = await app.open(app.server.owner, '/deals');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     await assertAccessible(page, 'webhooks (empty)');
@@ -52,7 +35,7 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
     await add.getByText('Enter a full address').waitFor();
     await add.getByText('Choose at least one event type.').waitFor();
     await assertAccessible(page, 'add endpoint dialog with errors');
-    await add.getByLabel('URL').fill(receiver.url('/hook'));
+    await add.getByLabel('URL').fill(app.receiver.url('/hook'));
     await add.getByRole('checkbox', { name: 'deal.created' }).check();
     await add.getByRole('checkbox', { name: 'deal.won' }).check();
     await add.getByRole('button', { name: 'Add endpoint' }).click();
@@ -68,7 +51,7 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
 
     await sendTest(page, 'deal.created');
     await page.getByText('sent', { exact: true }).waitFor();
-    const arrived = receiver.received.filter((r) => r.path === '/hook');
+    const arrived = app.receiver.received.filter((r) => r.path === '/hook');
     assert.equal(arrived.length, 1);
     assert.equal(arrived[0].headers['x-service-test'], '1');
     const body = JSON.parse(arrived[0].raw.toString());
@@ -79,7 +62,7 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
     await assertAccessible(page, 'delivery page');
     await screenshot(page, 'webhook-delivery-sent-1280');
 
-    receiver.on('/hook', () => ({ status: 500, body: `receiver broke ${XSS}` }));
+    app.receiver.on('/hook', () => ({ status: 500, body: `receiver broke ${XSS}` }));
     await page.goBack();
     await page.getByRole('heading', { name: `Receiver ${XSS}` }).waitFor();
     await sendTest(page, 'deal.created');
@@ -88,11 +71,11 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
     await page.getByRole('cell', { name: '500' }).waitFor();
     await screenshot(page, 'webhook-delivery-failed-1280');
 
-    receiver.on('/hook', () => ({ status: 204 }));
+    app.receiver.on('/hook', () => ({ status: 204 }));
     await page.getByRole('button', { name: 'Retry' }).click();
     await page.getByText('sent', { exact: true }).waitFor();
     await page.getByRole('cell', { name: 'manual', exact: true }).waitFor();
-    assert.equal(receiver.received.filter((r) => r.path === '/hook').length, 3);
+    assert.equal(app.receiver.received.filter((r) => r.path === '/hook').length, 3);
 
     await page.goto('/webhooks/deliveries');
     await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
@@ -106,32 +89,26 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
     await screenshot(page, 'webhooks-1280');
     assert.equal(await page.evaluate('window.__xss'), undefined, 'HTML in names, payloads and response bodies stays text');
     assert.deepEqual(errors, []);
-    await context.close();
   });
 
   test('the deliveries table refreshes itself while a delivery is pending', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    await signIn(page, server.admin);
-    receiver.on('/slow', () => ({ status: 200, delayMs: 2500 }));
-    const ep = await server.api('POST', '/api/v1/webhooks/endpoints', { name: 'Slow', url: receiver.url('/slow'), event_types: ['deal.won'] });
-    await page.goto(`/webhooks/deliveries?endpoint_id=${ep.json.id}`);
+    // The receiver holds the attempt until the table has shown it pending.
+    app.receiver.on('/slow', () => ({ hold: true }));
+    const ep = await app.create('/api/v1/webhooks/endpoints', { name: 'Slow', url: app.receiver.url('/slow'), event_types: ['deal.won'] });
+    const { page } = await app.open(app.server.admin, `/webhooks/deliveries?endpoint_id=${ep.id}`);
     await page.getByText('0 deliveries').waitFor();
-    const sent = await server.api('POST', `/api/v1/webhooks/endpoints/${ep.json.id}/test`, { event_type: 'deal.created' });
-    assert.equal(sent.status, 202);
+    await app.create(`/api/v1/webhooks/endpoints/${ep.id}/test`, { event_type: 'deal.created' });
     await page.reload();
     await page.getByRole('cell', { name: 'pending' }).waitFor();
+    await app.receiver.waitFor((r) => r.some((x) => x.path === '/slow'));
+    app.receiver.release();
     // No reload from here: the table polls while the delivery waits, and shows it sent.
     await page.getByRole('cell', { name: 'sent' }).waitFor({ timeout: 20_000 });
-    await context.close();
   });
 
   test('every endpoint dialog passes axe; keyboard only: send a test event', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    await signIn(page, server.owner);
-    const ep = await server.api('POST', '/api/v1/webhooks/endpoints', { name: 'Dialogs', url: receiver.url('/dialogs'), event_types: ['deal.created'] });
-    await page.goto(`/webhooks/endpoints/${ep.json.id}`);
+    const ep = await app.create('/api/v1/webhooks/endpoints', { name: 'Dialogs', url: app.receiver.url('/dialogs'), event_types: ['deal.created'] });
+    const { page } = await app.open(app.server.owner, `/webhooks/endpoints/${ep.id}`);
     for (const [button, name] of [
       ['Edit', 'Edit Dialogs'],
       ['Rotate secret', 'Rotate the signing secret?'],
@@ -157,31 +134,23 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/webhooks\/deliveries\/\d+$/);
     await page.getByText('sent', { exact: true }).waitFor();
-    await context.close();
   });
 
   test('a member sees endpoints without management, and the server refuses the member', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    await signIn(page, server.member);
-    await page.goto('/webhooks');
+    const { page } = await app.open(app.server.member, '/webhooks');
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Add endpoint' }).count(), 0);
     const session = await (await page.request.get('/api/v1/session')).json();
     const r = await page.request.post('/api/v1/webhooks/endpoints', {
-      data: { name: 'x', url: receiver.url('/member'), event_types: ['deal.won'] },
+      data: { name: 'x', url: app.receiver.url('/member'), event_types: ['deal.won'] },
       headers: { 'x-csrf-token': session.csrf_token },
     });
     assert.equal(r.status(), 403);
-    await context.close();
   });
 
   test('390 px: webhooks, an endpoint, deliveries and a delivery fit the width', async () => {
-    const context = await newContext(browser, server.url, PHONE);
-    const page = await context.newPage();
-    await signIn(page, server.owner);
-    const list = await server.api('GET', '/api/v1/webhooks/deliveries');
-    const d = list.json.data[0];
+    const d = (await app.get('/api/v1/webhooks/deliveries')).data[0];
+    const { page } = await app.open(app.server.owner, '/webhooks', { viewport: PHONE });
     for (const [path, name] of [
       ['/webhooks', 'webhooks-390'],
       [`/webhooks/endpoints/${d.endpoint_id}`, 'webhook-endpoint-390'],
@@ -194,6 +163,5 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
       assert.equal(await horizontalOverflow(page), 0, `${path} at 390 px`);
       await screenshot(page, name);
     }
-    await context.close();
   });
 });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { assertAccessible, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from '../helpers/browser.ts';
-import { orgWithContact, startWorkEnv, type WorkEnv, waitForTrue } from './fixtures.ts';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { useConsoleServer } from '../helpers/console.ts';
+import { orgWithContact, waitForTrue } from './fixtures.ts';
 
 const PRESETS = ['today', 'this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'this_year', 'last_year'];
 const REPORTS = ['sales', 'support', 'team', 'customers', 'activity', 'trends'] as const;
@@ -31,36 +32,26 @@ function shownFigures(page: Page): Promise<[string, string, string | null][]> {
   })`);
 }
 
-describe('analytics dashboard (browser)', () => {
-  let env: WorkEnv;
-  let browser: Browser;
+describe('analytics dashboard (browser)', BROWSER_TEST, () => {
+  const app = useConsoleServer({ subscribeAll: true });
   before(async () => {
-    [env, browser] = await Promise.all([startWorkEnv(), launchBrowser()]);
-    const { org, contact } = await orgWithContact(env, 'Analytics Org', 'a@analytics.example');
-    await env.create('/api/v1/deals', { org_id: org.id, title: 'Won one', status: 'won', owner_user_id: env.server.owner.id });
-    await env.create('/api/v1/deals', { org_id: org.id, title: 'Lost one', status: 'lost', lost_reason: { code: 'price', label: 'Too expensive' } });
-    await env.create('/api/v1/deals', { org_id: org.id, title: 'Lost plain', status: 'lost' });
-    const open = await env.create('/api/v1/deals', { org_id: org.id, title: 'Open one', status: 'proposal', value: '99.90', currency: 'EUR', next_followup_at: '2021-01-01' });
-    await env.create(`/api/v1/deals/${open.id}/activities`, { source_app: 'crm', message: 'Met', activity_kind: 'meeting' });
-    await env.create('/api/v1/support/tickets', { source_app: 'hd', org_id: org.id, contact_id: contact.id, title: 'Help', details: 'D' });
-  });
-  after(async () => {
-    await browser?.close();
-    await env?.stop();
+    const { org, contact } = await orgWithContact(app, 'Analytics Org', 'a@analytics.example');
+    await app.create('/api/v1/deals', { org_id: org.id, title: 'Won one', status: 'won', owner_user_id: app.server.owner.id });
+    await app.create('/api/v1/deals', { org_id: org.id, title: 'Lost one', status: 'lost', lost_reason: { code: 'price', label: 'Too expensive' } });
+    await app.create('/api/v1/deals', { org_id: org.id, title: 'Lost plain', status: 'lost' });
+    const open = await app.create('/api/v1/deals', { org_id: org.id, title: 'Open one', status: 'proposal', value: '99.90', currency: 'EUR', next_followup_at: '2021-01-01' });
+    await app.create(`/api/v1/deals/${open.id}/activities`, { source_app: 'crm', message: 'Met', activity_kind: 'meeting' });
+    await app.create('/api/v1/support/tickets', { source_app: 'hd', org_id: org.id, contact_id: contact.id, title: 'Help', details: 'D' });
   });
 
   test('every preset with compare, and custom dates: each figure shown is the API\'s, and the range lives in the URL', async () => {
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, env.server.owner);
     const today = new Date().toISOString().slice(0, 10);
     const ranges = [...PRESETS.map((p) => `range=${p}&compare=true`), `range=custom&from=2026-01-01&to=${today}&compare=true`, 'range=this_month'];
+    const { page, errors } = await app.open(app.server.owner, `/analytics?${ranges[0]}`);
     for (const search of ranges) {
       const apiQuery = search.replace('range=custom&', '').replace('compare=true', 'compare=1');
-      const reports: Record<string, any> = {};
-      for (const r of REPORTS) reports[r] = await env.get(`/api/v1/analytics/${r}?${apiQuery}`);
-      await page.goto(`/analytics?${search}`);
+      const reports: Record<string, any> = Object.fromEntries(await Promise.all(REPORTS.map(async (r) => [r, await app.get(`/api/v1/analytics/${r}?${apiQuery}`)])));
+      if (search !== ranges[0]) await page.goto(`/analytics?${search}`);
       await page.locator(`[data-period-from="${reports.sales.period.from}"]`).waitFor();
       await page.locator('[data-metric="trends.totals.deals_created"]').waitFor();
       const shown = await shownFigures(page);
@@ -91,6 +82,5 @@ describe('analytics dashboard (browser)', () => {
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'analytics-390');
     assert.deepEqual(errors, []);
-    await context.close();
   });
 });

@@ -1,32 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { assertAccessible, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from '../helpers/browser.ts';
-import { orgWithContact, startWorkEnv, type WorkEnv } from './fixtures.ts';
+import { describe, test } from 'node:test';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { useConsoleServer } from '../helpers/console.ts';
+import { orgWithContact } from './fixtures.ts';
 
-describe('organizations and contacts (browser)', () => {
-  let env: WorkEnv;
-  let browser: Browser;
-  before(async () => {
-    [env, browser] = await Promise.all([startWorkEnv(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await env?.stop();
-  });
+describe('organizations and contacts (browser)', BROWSER_TEST, () => {
+  const app = useConsoleServer({ subscribeAll: true });
 
   test('an org page: its contacts, deals, tickets and activity; an external id linked there resolves through the API', async () => {
-    const { org, contact } = await orgWithContact(env, 'Vandelay Industries', 'art@vandelay.example');
-    await env.create('PUT /api/v1/orgs/' + org.id + '/external-ids', { source_app: 'billing', external_org_id: 'cus_77' });
-    const deal = await env.create('/api/v1/deals', { org_id: org.id, contact_id: contact.id, title: 'Latex import', status: 'proposal' });
-    await env.create(`/api/v1/deals/${deal.id}/activities`, { source_app: 'crm', message: 'Sent the price list', activity_kind: 'email' });
-    await env.create('/api/v1/support/tickets', { source_app: 'helpdesk', org_id: org.id, contact_id: contact.id, title: 'Invoice question', details: 'Which VAT rate?' });
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, env.server.owner);
+    const { org, contact } = await orgWithContact(app, 'Vandelay Industries', 'art@vandelay.example');
+    await app.create('PUT /api/v1/orgs/' + org.id + '/external-ids', { source_app: 'billing', external_org_id: 'cus_77' });
+    const deal = await app.create('/api/v1/deals', { org_id: org.id, contact_id: contact.id, title: 'Latex import', status: 'proposal' });
+    await app.create(`/api/v1/deals/${deal.id}/activities`, { source_app: 'crm', message: 'Sent the price list', activity_kind: 'email' });
+    await app.create('/api/v1/support/tickets', { source_app: 'helpdesk', org_id: org.id, contact_id: contact.id, title: 'Invoice question', details: 'Which VAT rate?' });
+    const { page, errors } = await app.open(app.server.owner, '/orgs');
 
-    await page.goto('/orgs');
     await page.getByLabel('Name or domain contains').fill('vandel');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL(/q=vandel/);
@@ -47,8 +35,8 @@ describe('organizations and contacts (browser)', () => {
     await page.getByRole('button', { name: 'Link' }).click();
     await ids.getByRole('row', { name: 'helpdesk tenant-9' }).waitFor();
     // A pair linked to another org is refused, and the form says why.
-    const other = await env.create('/api/v1/orgs', { name: 'Other Org' });
-    await env.create(`PUT /api/v1/orgs/${other.id}/external-ids`, { source_app: 'helpdesk', external_org_id: 'taken' });
+    const other = await app.create('/api/v1/orgs', { name: 'Other Org' });
+    await app.create(`PUT /api/v1/orgs/${other.id}/external-ids`, { source_app: 'helpdesk', external_org_id: 'taken' });
     await page.getByLabel('Source app').fill('helpdesk');
     await page.getByLabel('External org id').fill('taken');
     await page.getByRole('button', { name: 'Link' }).click();
@@ -59,24 +47,20 @@ describe('organizations and contacts (browser)', () => {
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'org-390');
 
-    const resolved = await env.server.api('POST', '/api/v1/orgs/resolve', { source_app: 'helpdesk', external_org_id: 'tenant-9' });
+    const resolved = await app.server.api('POST', '/api/v1/orgs/resolve', { source_app: 'helpdesk', external_org_id: 'tenant-9' });
     assert.equal(resolved.status, 200);
     assert.equal(resolved.json.status, 'mapped');
     assert.equal(resolved.json.org.id, org.id);
     assert.deepEqual(errors.filter((e: string) => !e.includes('409')), []);
-    await context.close();
   });
 
   test('a contact page: deals, tickets and audiences an owner may change and a member only sees', async () => {
-    const { org, contact } = await orgWithContact(env, 'Kramerica', 'cosmo@kramerica.example');
-    await env.create('/api/v1/deals', { org_id: org.id, contact_id: contact.id, title: 'Oil tanker bladder', status: 'new' });
-    await env.create('/api/v1/deals', { org_id: org.id, title: 'Not this contact' });
-    const news = await env.create('/api/v1/marketing-audiences', { name: 'Newsletter' });
-    await env.create('/api/v1/marketing-audiences', { name: 'Beta testers' });
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    await signIn(page, env.server.owner);
-    await page.goto('/contacts');
+    const { org, contact } = await orgWithContact(app, 'Kramerica', 'cosmo@kramerica.example');
+    await app.create('/api/v1/deals', { org_id: org.id, contact_id: contact.id, title: 'Oil tanker bladder', status: 'new' });
+    await app.create('/api/v1/deals', { org_id: org.id, title: 'Not this contact' });
+    const news = await app.create('/api/v1/marketing-audiences', { name: 'Newsletter' });
+    await app.create('/api/v1/marketing-audiences', { name: 'Beta testers' });
+    const { page } = await app.open(app.server.owner, '/contacts');
     await page.getByLabel('Name or e-mail contains').fill('cosmo');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('link', { name: contact.name }).click();
@@ -86,7 +70,7 @@ describe('organizations and contacts (browser)', () => {
     await page.getByRole('checkbox', { name: 'Newsletter' }).check();
     await page.getByRole('button', { name: 'Save audiences' }).click();
     await page.getByText('Audiences saved.').waitFor();
-    const audiences = await env.get(`/api/v1/contacts/${contact.id}/marketing-audiences`);
+    const audiences = await app.get(`/api/v1/contacts/${contact.id}/marketing-audiences`);
     assert.deepEqual(audiences.data.map((a: any) => a.id), [news.id]);
     await assertAccessible(page, 'contact page');
     await screenshot(page, 'contact-1280');
@@ -101,17 +85,12 @@ describe('organizations and contacts (browser)', () => {
     await page.locator('table tbody tr').first().waitFor();
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'orgs-390');
-    await context.close();
 
-    const memberContext = await newContext(browser, env.server.url, PHONE);
-    const memberPage = await memberContext.newPage();
-    await signIn(memberPage, env.server.member);
-    await memberPage.goto(`/contacts/${contact.id}`);
+    const { page: memberPage } = await app.open(app.server.member, `/contacts/${contact.id}`, { viewport: PHONE });
     await memberPage.getByText('Newsletter').waitFor();
     assert.equal(await memberPage.getByRole('button', { name: 'Save audiences' }).count(), 0);
     assert.equal(await horizontalOverflow(memberPage), 0);
     await assertAccessible(memberPage, 'contact page (member, 390 px)');
     await screenshot(memberPage, 'contact-390');
-    await memberContext.close();
   });
 });

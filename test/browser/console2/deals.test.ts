@@ -1,34 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { assertAccessible, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from '../helpers/browser.ts';
-import { orgWithContact, startWorkEnv, type WorkEnv, waitForTrue } from './fixtures.ts';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { useConsoleServer } from '../helpers/console.ts';
+import { orgWithContact, waitForTrue } from './fixtures.ts';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 const titles = (page: Page) => page.locator('table tbody tr td:first-child').allTextContents();
 
-describe('deals table and deal page (browser)', () => {
-  let env: WorkEnv;
-  let browser: Browser;
-  before(async () => {
-    [env, browser] = await Promise.all([startWorkEnv(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await env?.stop();
-  });
+describe('deals table and deal page (browser)', BROWSER_TEST, () => {
+  const app = useConsoleServer({ subscribeAll: true });
 
   test('filters and sorts live in the URL: reload and back restore them', async () => {
-    const { org } = await orgWithContact(env, 'Globex', 'buyer@globex.example');
-    const other = await env.create('/api/v1/orgs', { name: 'Hooli' });
+    const { org } = await orgWithContact(app, 'Globex', 'buyer@globex.example');
+    const other = await app.create('/api/v1/orgs', { name: 'Hooli' });
     for (const [title, status, orgId] of [['Alpha', 'won', org.id], ['Bravo', 'won', org.id], ['Charlie', 'new', org.id], ['Delta', 'won', other.id]] as const) {
-      await env.create('/api/v1/deals', { org_id: orgId, title, status });
+      await app.create('/api/v1/deals', { org_id: orgId, title, status });
     }
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, env.server.owner);
-    await page.goto('/deals');
+    const { page, errors } = await app.open(app.server.owner, '/deals');
     await page.getByRole('heading', { name: 'Deals', level: 1 }).waitFor();
     await page.locator('table tbody tr').first().waitFor();
     await assertAccessible(page, 'deals table');
@@ -74,18 +63,13 @@ describe('deals table and deal page (browser)', () => {
     await assertAccessible(page, 'deals table at 390 px');
     await screenshot(page, 'deals-390');
     assert.deepEqual(errors, []);
-    await context.close();
   });
 
   test('deal page: edits with the server\'s field errors beside the fields, a logged call in the timeline, the feed and a webhook; text stays inert', async () => {
-    const { org, contact } = await orgWithContact(env, `Umbrella ${XSS}`, 'buyer@umbrella.example');
-    const deal = await env.create('/api/v1/deals', { org_id: org.id, title: `Umbrella ${XSS}`, status: 'qualified' });
-    const owner = env.server.owner;
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, owner);
-    await page.goto(`/deals/${deal.id}`);
+    const { org, contact } = await orgWithContact(app, `Umbrella ${XSS}`, 'buyer@umbrella.example');
+    const deal = await app.create('/api/v1/deals', { org_id: org.id, title: `Umbrella ${XSS}`, status: 'qualified' });
+    const owner = app.server.owner;
+    const { page, errors } = await app.open(owner, `/deals/${deal.id}`);
     await page.getByRole('heading', { name: `Umbrella ${XSS}`, level: 1 }).waitFor();
     await assert.doesNotReject(page.getByRole('link', { name: `Umbrella ${XSS}` }).waitFor());
 
@@ -96,16 +80,16 @@ describe('deals table and deal page (browser)', () => {
     const valueError = page.locator('#' + (await page.getByLabel('Value').getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-err')));
     await valueError.waitFor();
     assert.notEqual((await valueError.textContent())?.trim(), '');
-    assert.equal((await env.get(`/api/v1/deals/${deal.id}`)).value, null);
+    assert.equal((await app.get(`/api/v1/deals/${deal.id}`)).value, null);
 
     await page.getByLabel('Value').fill('2500.50');
     await page.getByLabel('Currency').fill('usd');
     await page.getByLabel('Contact').selectOption({ label: contact.name });
-    await page.getByLabel('Owner').selectOption({ label: env.server.admin.name });
+    await page.getByLabel('Owner').selectOption({ label: app.server.admin.name });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
-    const saved = await env.get(`/api/v1/deals/${deal.id}`);
-    assert.deepEqual([saved.value, saved.currency, saved.contact_id, saved.owner_user_id], ['2500.50', 'USD', contact.id, env.server.admin.id]);
+    const saved = await app.get(`/api/v1/deals/${deal.id}`);
+    assert.deepEqual([saved.value, saved.currency, saved.contact_id, saved.owner_user_id], ['2500.50', 'USD', contact.id, app.server.admin.id]);
 
     // Log a call.
     await page.getByLabel('Kind').selectOption('call');
@@ -115,7 +99,7 @@ describe('deals table and deal page (browser)', () => {
     const timeline = page.getByRole('list', { name: 'Timeline' });
     await timeline.getByText(`Called ${XSS} about the renewal`).waitFor();
     await assert.doesNotReject(timeline.getByText(owner.name).waitFor());
-    const activities = await env.get(`/api/v1/deals/${deal.id}/activities`);
+    const activities = await app.get(`/api/v1/deals/${deal.id}/activities`);
     assert.equal(activities.data[0].event_type, 'call');
     assert.equal(activities.data[0].user_id, owner.id);
     await assertAccessible(page, 'deal page');
@@ -125,7 +109,7 @@ describe('deals table and deal page (browser)', () => {
     await screenshot(page, 'deal-390');
     await page.setViewportSize({ width: 1280, height: 900 });
 
-    const event = await env.waitForEvent('deal.activity.created', (p) => p.deal_id === deal.id);
+    const event = await app.waitForEvent('deal.activity.created', (p) => p.deal_id === deal.id);
     assert.deepEqual(event.activity, { id: activities.data[0].id, event_type: 'call', message: `Called ${XSS} about the renewal` });
 
     // The unified feed has it, linking back to the deal.
@@ -136,20 +120,17 @@ describe('deals table and deal page (browser)', () => {
     await page.waitForURL(new RegExp(`/deals/${deal.id}$`));
     assert.equal(await page.evaluate('window.__xss'), undefined, 'no stored markup ran');
     assert.deepEqual(errors, []);
-    await context.close();
   });
 
   test('a deal changed elsewhere while edited says so; a deal that does not exist says so', async () => {
-    const org = await env.create('/api/v1/orgs', { name: 'Stale Co' });
-    const deal = await env.create('/api/v1/deals', { org_id: org.id, title: 'Stale deal' });
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    await signIn(page, env.server.owner);
-    await page.goto(`/deals/${deal.id}`);
+    const org = await app.create('/api/v1/orgs', { name: 'Stale Co' });
+    const deal = await app.create('/api/v1/deals', { org_id: org.id, title: 'Stale deal' });
+    const { page } = await app.open(app.server.owner, `/deals/${deal.id}`);
     await page.getByLabel('Title').fill('My edit');
-    await env.server.api('PATCH', `/api/v1/deals/${deal.id}`, { title: 'Their edit' });
-    // The page reads the deal again every 20 s (and when the tab comes back into view).
-    await page.getByRole('button', { name: 'Discard my changes and load theirs' }).waitFor({ timeout: 40_000 });
+    await app.server.api('PATCH', `/api/v1/deals/${deal.id}`, { title: 'Their edit' });
+    // The page reads the deal again every 20 s and when the tab comes back into view: the user comes back to it.
+    await page.evaluate("window.dispatchEvent(new Event('visibilitychange'))");
+    await page.getByRole('button', { name: 'Discard my changes and load theirs' }).waitFor();
     await assertAccessible(page, 'deal page with a stale notice');
     await screenshot(page, 'deal-stale-1280');
     await page.getByRole('button', { name: 'Discard my changes and load theirs' }).click();
@@ -158,6 +139,5 @@ describe('deals table and deal page (browser)', () => {
     await page.goto('/deals/987654');
     await page.getByText('This deal does not exist any more').waitFor();
     await assertAccessible(page, 'missing deal');
-    await context.close();
   });
 });

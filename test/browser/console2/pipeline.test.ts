@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { assertAccessible, focused, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from '../helpers/browser.ts';
-import { orgWithContact, startWorkEnv, type WorkEnv, waitForTrue } from './fixtures.ts';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { useConsoleServer } from '../helpers/console.ts';
+import { orgWithContact, waitForTrue } from './fixtures.ts';
 
 /** Drags a card by its handle onto a column with the mouse, in small steps as a hand does. */
 async function drag(page: Page, title: string, status: string): Promise<void> {
@@ -19,31 +20,19 @@ async function drag(page: Page, title: string, status: string): Promise<void> {
 
 const card = (page: Page, status: string, title: string) => page.locator(`section[data-status="${status}"] li.card`, { hasText: title });
 
-describe('pipeline board (browser)', () => {
-  let env: WorkEnv;
-  let browser: Browser;
-  before(async () => {
-    [env, browser] = await Promise.all([startWorkEnv(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await env?.stop();
-  });
+describe('pipeline board (browser)', BROWSER_TEST, () => {
+  const app = useConsoleServer({ subscribeAll: true });
 
   test('a card dragged to won and one moved to lost with a reason: the deal, its history, analytics and the webhooks agree', async () => {
-    const { org } = await orgWithContact(env, 'Initech', 'buyer@initech.example');
-    const owner = env.server.owner;
-    const signed = await env.create('/api/v1/deals', { org_id: org.id, title: 'Initech renewal', status: 'proposal', value: '1200.00', currency: 'EUR', owner_user_id: owner.id });
-    const dropped = await env.create('/api/v1/deals', { org_id: org.id, title: 'Initech expansion', status: 'negotiation', next_followup_at: '2020-01-01T00:00:00Z' });
+    const { org } = await orgWithContact(app, 'Initech', 'buyer@initech.example');
+    const owner = app.server.owner;
+    const signed = await app.create('/api/v1/deals', { org_id: org.id, title: 'Initech renewal', status: 'proposal', value: '1200.00', currency: 'EUR', owner_user_id: owner.id });
+    const dropped = await app.create('/api/v1/deals', { org_id: org.id, title: 'Initech expansion', status: 'negotiation', next_followup_at: '2020-01-01T00:00:00Z' });
     // An earlier lost deal makes its reason one of the "recent reasons" the dialog offers.
-    await env.create('/api/v1/deals', { org_id: org.id, title: 'Old loss', status: 'lost', lost_reason: { code: 'timing', label: 'Bad timing' } });
-    const before = await env.get('/api/v1/analytics/sales?range=today');
+    await app.create('/api/v1/deals', { org_id: org.id, title: 'Old loss', status: 'lost', lost_reason: { code: 'timing', label: 'Bad timing' } });
+    const before = await app.get('/api/v1/analytics/sales?range=today');
 
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, owner);
-    await page.goto('/pipeline');
+    const { page, errors } = await app.open(owner, '/pipeline');
     await card(page, 'proposal', 'Initech renewal').waitFor();
     // The card's facts: value, owner, an overdue follow-up, days since the last activity.
     await assert.doesNotReject(card(page, 'proposal', 'Initech renewal').getByText('1,200.00 EUR').waitFor());
@@ -80,14 +69,14 @@ describe('pipeline board (browser)', () => {
     await card(page, 'lost', 'Initech expansion').waitFor();
 
     // The deals as the API tells them: closed by the signed-in owner, with the reason.
-    const won = await env.get(`/api/v1/deals/${signed.id}`);
-    const lost = await env.get(`/api/v1/deals/${dropped.id}`);
+    const won = await app.get(`/api/v1/deals/${signed.id}`);
+    const lost = await app.get(`/api/v1/deals/${dropped.id}`);
     assert.equal(won.status, 'won');
     assert.equal(won.closed_by_user_id, owner.id);
     assert.equal(lost.status, 'lost');
     assert.deepEqual(lost.lost_reason, { code: 'price', label: 'Too expensive' });
     assert.equal(lost.closed_by_user_id, owner.id);
-    const history = await env.get(`/api/v1/deals/${dropped.id}/status-history`);
+    const history = await app.get(`/api/v1/deals/${dropped.id}/status-history`);
     assert.deepEqual(history.data.map((h: any) => [h.from_status, h.to_status, h.changed_by_user_id]), [['negotiation', 'lost', owner.id], [null, 'negotiation', null]]);
 
     // The deal page shows the same history.
@@ -98,7 +87,7 @@ describe('pipeline board (browser)', () => {
     await assert.doesNotReject(shown.getByText(`by ${owner.name}`).waitFor());
 
     // Analytics: one more won and lost today, the reason counted, and the dashboard shows the API's figures.
-    const after = await env.get('/api/v1/analytics/sales?range=today');
+    const after = await app.get('/api/v1/analytics/sales?range=today');
     assert.equal(after.won, before.won + 1);
     assert.equal(after.lost, before.lost + 1);
     assert.equal(after.lost_reasons.find((r: any) => r.code === 'price')?.count, 1);
@@ -109,30 +98,26 @@ describe('pipeline board (browser)', () => {
     assert.equal(await page.locator('[data-metric="sales.lost_reasons.price"] [data-value]').getAttribute('data-value'), '1');
 
     // The webhooks, delivered to the HTTPS receiver: deal.won and deal.lost with the reason.
-    const wonEvent = await env.waitForEvent('deal.won', (p) => p.deal_id === signed.id);
+    const wonEvent = await app.waitForEvent('deal.won', (p) => p.deal_id === signed.id);
     assert.equal(wonEvent.deal.status, 'won');
-    const lostEvent = await env.waitForEvent('deal.lost', (p) => p.deal_id === dropped.id);
+    const lostEvent = await app.waitForEvent('deal.lost', (p) => p.deal_id === dropped.id);
     assert.deepEqual(lostEvent.lost_reason, { code: 'price', label: 'Too expensive' });
     assert.equal(lostEvent.deal.closed_by_user_id, owner.id);
     assert.deepEqual(errors, []);
-    await context.close();
   });
 
   test('columns load a page at a time and filter by owner and text; the board fits 390 px', async () => {
-    const org = await env.create('/api/v1/orgs', { name: 'Paging Co' });
-    for (let i = 1; i <= 23; i++) await env.create('/api/v1/deals', { org_id: org.id, title: `Pager deal ${String(i).padStart(2, '0')}`, status: 'qualified' });
-    await env.create('/api/v1/deals', { org_id: org.id, title: 'Owned by admin', status: 'qualified', owner_user_id: env.server.admin.id });
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    await signIn(page, env.server.owner);
-    await page.goto(`/pipeline?org=${org.id}`);
+    const org = await app.create('/api/v1/orgs', { name: 'Paging Co' });
+    for (let i = 1; i <= 23; i++) await app.create('/api/v1/deals', { org_id: org.id, title: `Pager deal ${String(i).padStart(2, '0')}`, status: 'qualified' });
+    await app.create('/api/v1/deals', { org_id: org.id, title: 'Owned by admin', status: 'qualified', owner_user_id: app.server.admin.id });
+    const { page } = await app.open(app.server.owner, `/pipeline?org=${org.id}`);
     const column = page.locator('section[data-status="qualified"]');
     await column.locator('li.card').first().waitFor();
     assert.equal(await column.locator('li.card').count(), 20);
     assert.equal((await column.locator('.count').textContent())?.trim(), '24');
     await column.getByRole('button', { name: 'Show more qualified deals' }).click();
     await waitForTrue(page, `document.querySelectorAll('section[data-status="qualified"] li.card').length === 24`);
-    await page.getByLabel('Owner').selectOption({ label: env.server.admin.name });
+    await page.getByLabel('Owner').selectOption({ label: app.server.admin.name });
     await page.waitForURL(/owner=/);
     await waitForTrue(page, `document.querySelectorAll('section[data-status="qualified"] li.card').length === 1`);
     await page.reload();
@@ -143,6 +128,5 @@ describe('pipeline board (browser)', () => {
     assert.equal(await horizontalOverflow(page), 0);
     await assertAccessible(page, 'pipeline at 390 px');
     await screenshot(page, 'pipeline-390');
-    await context.close();
   });
 });

@@ -1,31 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { assertAccessible, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors, horizontalOverflow } from '../helpers/browser.ts';
-import { orgWithContact, startWorkEnv, type WorkEnv } from './fixtures.ts';
+import { describe, test } from 'node:test';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { useConsoleServer } from '../helpers/console.ts';
+import { orgWithContact } from './fixtures.ts';
 
-describe('global search (browser)', () => {
-  let env: WorkEnv;
-  let browser: Browser;
-  before(async () => {
-    [env, browser] = await Promise.all([startWorkEnv(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await env?.stop();
-  });
+describe('global search (browser)', BROWSER_TEST, () => {
+  const app = useConsoleServer({ subscribeAll: true });
 
   test('Ctrl+K on any page, or "/", finds orgs, contacts, deals and tickets; Enter opens the first hit', async () => {
-    const { org, contact } = await orgWithContact(env, 'Wayne Enterprises', 'bruce@wayne.example');
-    const deal = await env.create('/api/v1/deals', { org_id: org.id, title: 'Wayne armour order' });
-    await env.create('/api/v1/support/tickets', { source_app: 'hd', org_id: org.id, contact_id: contact.id, title: 'Wayne badge reader', details: 'D' });
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, env.server.owner);
-
+    const { org, contact } = await orgWithContact(app, 'Wayne Enterprises', 'bruce@wayne.example');
+    const deal = await app.create('/api/v1/deals', { org_id: org.id, title: 'Wayne armour order' });
+    await app.create('/api/v1/support/tickets', { source_app: 'hd', org_id: org.id, contact_id: contact.id, title: 'Wayne badge reader', details: 'D' });
+    const { page, errors } = await app.open(app.server.owner, '/deals');
     for (const path of ['/deals', '/pipeline', '/tickets', '/orgs', '/contacts', '/activity', '/analytics', `/deals/${deal.id}`]) {
-      await page.goto(path);
+      if (path !== '/deals') await page.goto(path);
       await page.locator('h1').first().waitFor();
       await page.keyboard.press('Control+k');
       const dialog = page.getByRole('dialog', { name: 'Search' });
@@ -67,6 +55,5 @@ describe('global search (browser)', () => {
     await assertAccessible(page, 'search page');
     await screenshot(page, 'search-390');
     assert.deepEqual(errors, []);
-    await context.close();
   });
 });

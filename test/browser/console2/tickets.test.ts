@@ -1,28 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { assertAccessible, horizontalOverflow, launchBrowser, newContext, PHONE, screenshot, signIn, watchErrors } from '../helpers/browser.ts';
-import { orgWithContact, startWorkEnv, type WorkEnv, waitForTrue } from './fixtures.ts';
+import { describe, test } from 'node:test';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { useConsoleServer } from '../helpers/console.ts';
+import { orgWithContact, waitForTrue } from './fixtures.ts';
 
-describe('tickets (browser)', () => {
-  let env: WorkEnv;
-  let browser: Browser;
-  before(async () => {
-    [env, browser] = await Promise.all([startWorkEnv(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await env?.stop();
-  });
+describe('tickets (browser)', BROWSER_TEST, () => {
+  const app = useConsoleServer({ subscribeAll: true });
 
   test('open a ticket by keyboard, log, assign, close and reopen: the ticket, its logs, the feed and the webhooks agree', async () => {
-    const { org, contact } = await orgWithContact(env, 'Soylent', 'help@soylent.example');
-    const owner = env.server.owner;
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, owner);
-    await page.goto('/tickets');
+    const { org, contact } = await orgWithContact(app, 'Soylent', 'help@soylent.example');
+    const owner = app.server.owner;
+    const { page, errors } = await app.open(owner, '/tickets');
     await page.getByRole('heading', { name: 'Tickets', level: 1 }).waitFor();
     await assertAccessible(page, 'tickets (empty open view)');
 
@@ -51,34 +39,34 @@ describe('tickets (browser)', () => {
     await page.waitForURL(/\/tickets\/\d+$/);
     const id = Number(page.url().split('/').pop());
     await page.getByRole('heading', { name: 'Cannot export reports', level: 1 }).waitFor();
-    const created = await env.get(`/api/v1/support/tickets/${id}`);
+    const created = await app.get(`/api/v1/support/tickets/${id}`);
     assert.deepEqual([created.org_id, created.contact_id, created.status], [org.id, contact.id, 'open']);
-    await env.waitForEvent('support.ticket.opened', (p) => p.slog_id === id);
+    await app.waitForEvent('support.ticket.opened', (p) => p.slog_id === id);
 
     // A log, written as the signed-in user.
     await page.getByLabel('Note').fill('Reproduced on Chrome; escalating.');
     await page.getByRole('button', { name: 'Add log' }).click();
     const logs = page.getByRole('list', { name: 'Logs' });
     await logs.getByText('Reproduced on Chrome; escalating.').waitFor();
-    const apiLogs = await env.get(`/api/v1/support/tickets/${id}/logs`);
+    const apiLogs = await app.get(`/api/v1/support/tickets/${id}/logs`);
     const mine = apiLogs.data.find((l: any) => l.note === 'Reproduced on Chrome; escalating.');
     assert.equal(mine.author_user_id, owner.id);
-    await env.waitForEvent('support.log.created', (p) => p.support_log_id === mine.id);
+    await app.waitForEvent('support.log.created', (p) => p.support_log_id === mine.id);
 
     // Assign: only support-enabled users are offered (the owner is; the member is not).
     const ownerSelect = page.getByLabel('Owner', { exact: true });
     const offered = await ownerSelect.locator('option').allTextContents();
     assert.ok(offered.includes(owner.name));
-    assert.ok(!offered.includes(env.server.member.name));
+    assert.ok(!offered.includes(app.server.member.name));
     await ownerSelect.selectOption({ label: owner.name });
     await page.getByRole('button', { name: 'Assign' }).click();
     await waitForTrue(page, `document.querySelector('.facts')?.textContent?.includes('Olivia')`);
-    assert.equal((await env.get(`/api/v1/support/tickets/${id}`)).owner_user_id, owner.id);
+    assert.equal((await app.get(`/api/v1/support/tickets/${id}`)).owner_user_id, owner.id);
 
     await page.getByRole('button', { name: 'Close ticket' }).click();
     await page.getByRole('button', { name: 'Reopen ticket' }).waitFor();
-    assert.equal((await env.get(`/api/v1/support/tickets/${id}`)).status, 'closed');
-    const closed = await env.waitForEvent('support.ticket.closed', (p) => p.slog_id === id);
+    assert.equal((await app.get(`/api/v1/support/tickets/${id}`)).status, 'closed');
+    const closed = await app.waitForEvent('support.ticket.closed', (p) => p.slog_id === id);
     assert.equal(closed.slog.status, 'closed');
     await assertAccessible(page, 'closed ticket');
     await screenshot(page, 'ticket-closed-1280');
@@ -89,8 +77,8 @@ describe('tickets (browser)', () => {
 
     await page.getByRole('button', { name: 'Reopen ticket' }).click();
     await page.getByRole('button', { name: 'Close ticket' }).waitFor();
-    assert.equal((await env.get(`/api/v1/support/tickets/${id}`)).status, 'open');
-    await env.waitForEvent('support.ticket.opened', (p) => p.slog_id === id && env.events('support.ticket.opened').filter((e) => e.slog_id === id).length === 2);
+    assert.equal((await app.get(`/api/v1/support/tickets/${id}`)).status, 'open');
+    await app.waitForEvent('support.ticket.opened', (p) => p.slog_id === id && app.events('support.ticket.opened').filter((e) => e.slog_id === id).length === 2);
 
     // "Mine" lists it (assigned to me, not closed); the closed view does not.
     await page.goto('/tickets?view=mine');
@@ -110,18 +98,14 @@ describe('tickets (browser)', () => {
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'activity-390');
     assert.deepEqual(errors, []);
-    await context.close();
   });
 
   test('ticket views keep their filters and sort in the URL; the list fits 390 px', async () => {
-    const { org } = await orgWithContact(env, 'Views Co', 'views@views.example');
+    const { org } = await orgWithContact(app, 'Views Co', 'views@views.example');
     for (const title of ['Zeta issue', 'Alpha issue']) {
-      await env.create('/api/v1/support/tickets', { source_app: 'test', org_id: org.id, contact_email: 'views@views.example', title, details: 'D' });
+      await app.create('/api/v1/support/tickets', { source_app: 'test', org_id: org.id, contact_email: 'views@views.example', title, details: 'D' });
     }
-    const context = await newContext(browser, env.server.url);
-    const page = await context.newPage();
-    await signIn(page, env.server.owner);
-    await page.goto('/tickets');
+    const { page } = await app.open(app.server.owner, '/tickets');
     await page.getByLabel('Sort by').selectOption('title');
     await page.getByLabel('Direction').selectOption('asc');
     await page.getByLabel('Title contains').fill('issue');
@@ -136,6 +120,5 @@ describe('tickets (browser)', () => {
     assert.equal(await horizontalOverflow(page), 0);
     await assertAccessible(page, 'tickets at 390 px');
     await screenshot(page, 'tickets-390');
-    await context.close();
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { ConsoleUser } from './server.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -26,8 +26,13 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newContext(browser: Browser, baseURL: string, viewport = DESKTOP): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport });
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  viewport = DESKTOP,
+  storageState?: BrowserContextOptions['storageState'],
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport, storageState });
   context.setDefaultTimeout(20_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   return context;

@@ -35,6 +35,17 @@ export interface ConsoleServer {
 
 const PASSWORD = 'correct horse battery staple';
 
+/** The account of a console test: its owner, an admin, a member and a full-access key. */
+async function seedAccount(database: DatabaseHandle) {
+  const deps = { db: database.db, clock: systemClock, write: createWrite({ db: database.db, clock: systemClock, wakeDispatcher: () => {} }) };
+  const tag = randomBytes(3).toString('hex');
+  const { account, owner } = await createAccount(deps, { name: 'Acme Console', ownerEmail: `owner-${tag}@example.com`, ownerPassword: PASSWORD, ownerName: 'Olivia Owner' });
+  const admin = await createUser(deps, account.id, { email: `admin-${tag}@example.com`, display_name: 'Adam Admin', role: 'admin', password: PASSWORD });
+  const member = await createUser(deps, account.id, { email: `member-${tag}@example.com`, display_name: 'Mia Member', role: 'member', password: PASSWORD });
+  const key = await createApiKey(deps, { accountId: account.id, name: 'setup', scopes: ['*'], rateLimitPerMinute: null });
+  return { account, owner: owner!, admin, member, key };
+}
+
 /**
  * A real `custops serve` child process over a fresh SQLite file, with one account whose owner,
  * admin and member can sign in to the console (one server per test file).
@@ -44,15 +55,9 @@ export async function startConsoleServer(options: { env?: Record<string, string>
   const databaseUrl = `sqlite:${join(dir, 'custops.db')}`;
   const database = openDatabase(databaseUrl);
   await migrateToLatest(database.db);
-  const deps = { db: database.db, clock: systemClock, write: createWrite({ db: database.db, clock: systemClock, wakeDispatcher: () => {} }) };
-  const tag = randomBytes(3).toString('hex');
-  const { account, owner } = await createAccount(deps, { name: 'Acme Console', ownerEmail: `owner-${tag}@example.com`, ownerPassword: PASSWORD, ownerName: 'Olivia Owner' });
-  const admin = await createUser(deps, account.id, { email: `admin-${tag}@example.com`, display_name: 'Adam Admin', role: 'admin', password: PASSWORD });
-  const member = await createUser(deps, account.id, { email: `member-${tag}@example.com`, display_name: 'Mia Member', role: 'member', password: PASSWORD });
-  const key = await createApiKey(deps, { accountId: account.id, name: 'setup', scopes: ['*'], rateLimitPerMinute: null });
-
+  // The child starts (several seconds of module loading) while the account and its users are written.
   const port = await freePort();
-  const child = custops(['serve', '--port', String(port)], {
+  const child = custops(['serve', '--port', String(port), '--no-migrate'], {
     DATABASE_URL: databaseUrl,
     CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
     CUSTOPS_DATA_DIR: dir,
@@ -61,18 +66,22 @@ export async function startConsoleServer(options: { env?: Record<string, string>
     ...options.env,
   });
   const url = `http://127.0.0.1:${port}`;
+  let seeded: Awaited<ReturnType<typeof seedAccount>>;
   try {
     // A busy machine (two cores, several suites at once) can take most of a minute to start a server.
-    await waitForHttp(`${url}/healthz`, child, 90_000);
+    [seeded] = await Promise.all([seedAccount(database), waitForHttp(`${url}/healthz`, child, 90_000)]);
   } catch (err) {
     child.proc.kill('SIGKILL');
+    await child.exited;
     await database.close();
+    rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+  const { account, owner, admin, member, key } = seeded;
   return {
     url,
     accountId: account.id,
-    owner: { id: owner!.id, email: owner!.email, password: PASSWORD, name: 'Olivia Owner' },
+    owner: { id: owner.id, email: owner.email, password: PASSWORD, name: 'Olivia Owner' },
     admin: { id: admin.id, email: admin.email, password: PASSWORD, name: 'Adam Admin' },
     member: { id: member.id, email: member.email, password: PASSWORD, name: 'Mia Member' },
     apiKey: key.secret,

@@ -22,8 +22,10 @@ const route = getRouteApi('/signed-in/deals/$dealId');
 export const dealQuery = (id: number) => ({
   queryKey: ['deal', id],
   queryFn: () => unwrap(api.GET('/api/v1/deals/{id}', { params: { path: { id } } })),
-  // Another person (or an integration) may change the deal meanwhile: look again now and then.
+  // Another person (or an integration) may change the deal meanwhile: look again now and then,
+  // and when the tab comes back into view.
   refetchInterval: 20_000,
+  refetchOnWindowFocus: true,
 });
 
 /** Moves the deal to another status; lost asks for a reason first. */
