@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import Fastify from 'fastify';
+import Fastify, { type onRequestAsyncHookHandler } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { authPlugin } from './http/auth.ts';
+import { accessChecks } from './http/auth.ts';
 import { KeyCache } from './modules/api-keys/key-cache.ts';
-import { tooDeepField } from './lib/metadata.ts';
 import { AppError } from './lib/errors.ts';
 import { createWrite } from './lib/write.ts';
-import { textGuardPlugin } from './http/text-guard.ts';
-import { collectRoutePatterns, errorBody, registerErrorHandling } from './http/errors.ts';
+import { guardText } from './http/text-guard.ts';
+import { BODY_LIMIT, registerJsonBody } from './http/json-body.ts';
+import { registerRouting } from './http/routing.ts';
+import { errorBody, registerErrorHandling } from './http/errors.ts';
 import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.ts';
 import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.ts';
@@ -50,8 +51,21 @@ function requestIds(): () => string {
   let n = 0;
   return () => prefix + (++n).toString(16).padStart(8, '0');
 }
-export const BODY_LIMIT = 1024 * 1024;
-export const MAX_BODY_DEPTH = 32;
+
+/** The first stage: every answer carries X-Request-Id; while the server closes, requests get 503 and `Connection: close`. */
+function shutdownGate(app: App): onRequestAsyncHookHandler {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  return async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw new AppError('service_unavailable', 'The server is shutting down; retry the request.');
+    }
+  };
+}
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -64,8 +78,8 @@ export interface AppDeps {
 }
 
 /**
- * The composition root: cross-cutting plugins first (errors, JSON parsing, auth, idempotency,
- * OpenAPI), then each module's routes, in the order they read in the API index.
+ * The composition root: the request pipeline first (its stages in order, below), then each module's
+ * routes, in the order they read in the API index.
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const clock = deps.clock ?? systemClock;
@@ -102,59 +116,41 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas));
 
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-    if (closing) {
-      reply.header('Connection', 'close');
-      throw new AppError('service_unavailable', 'The server is shutting down; retry the request.');
-    }
-  });
-
-  // Keep the raw bytes (for X-Service-Signature) and defer a syntax error until after the auth checks.
-  app.decorateRequest('rawBody', undefined);
-  app.decorateRequest('invalidJson', false);
-  app.decorateRequest('bodyTooDeep', null);
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  // JSON only: any other body (text/plain included) is 415 unsupported_media_type.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
-    const raw = body as Buffer;
-    request.rawBody = raw;
-    // An empty JSON body is an empty object: its required fields are then named one by one.
-    if (raw.length === 0) return done(null, {});
-    parseJson(request, raw.toString('utf8'), (err, value) => {
-      if (err) {
-        request.invalidJson = true;
-        return done(null, undefined);
-      }
-      // No operation takes JSON nested this deep; refusing it here keeps every later walk of the body shallow.
-      const deep = tooDeepField(value, MAX_BODY_DEPTH);
-      if (deep !== null) {
-        request.bodyTooDeep = deep;
-        return done(null, undefined);
-      }
-      done(null, value);
-    });
-  });
-
   const httpMetrics = registerHttpMetrics(app);
-  const routePatterns = collectRoutePatterns(app);
-  registerErrorHandling(app, routePatterns, (err, reason) => deps.database.status.failed(err, reason));
+  registerErrorHandling(app, (err, reason) => deps.database.status.failed(err, reason));
   deps.database.status.attachLog(app.log);
   decorateRouteSchemas(app);
-  await registerOpenApi(app, VERSION);
-  await app.register(fastifyCookie);
+  const routing = registerRouting(app);
+  const closing = shutdownGate(app);
+  const decodeJsonBody = registerJsonBody(app);
   const keys = new KeyCache(deps.database, app.log);
   app.addHook('onClose', () => keys.close());
   const authenticateSession = createSessionAuthenticator({ db: deps.database.db, clock, consoleRateLimitPerMinute: config.consoleRateLimitPerMinute });
-  await app.register(authPlugin, { db: deps.database.db, keys, clock, store, defaultRateLimit: config.rateLimitPerMinute, authenticateSession });
-  await app.register(textGuardPlugin);
+  const access = accessChecks(app, { db: deps.database.db, keys, clock, store, defaultRateLimit: config.rateLimitPerMinute, authenticateSession });
+
+  // The request pipeline (docs/design.md#request-pipeline). Each stage does one job and answers at
+  // once when it refuses; the order is a contract of the API (401 → 403 → 429 → 403 → 422 → 404):
+  //   onRequest      X-Request-Id; 503 while the server closes                             (above)
+  //   onRequest      routing: 404 no such path, 405 + Allow (also the not-found handler)   http/routing.ts
+  //   onRequest      authentication: API key or console session cookie, 401                http/auth.ts
+  //   parsing        JSON only (415), at most 1 MiB (413), bytes kept for the signature     http/json-body.ts
+  //   preValidation  signature or CSRF token 403 → rate limit 429 → scope or role 403        http/auth.ts
+  //   preValidation  JSON decoding: not JSON or nested too deep, 422                        http/json-body.ts
+  //   preValidation  NUL characters, integers not in decimal digits, 422                    http/text-guard.ts
+  //   validation     the route's TypeBox schemas, 422 naming each field                     http/validation.ts
+  //   preHandler     idempotency: replay a stored answer, or claim the key for the write    modules/idempotency
+  //   handler        route → service → write (one transaction), 404 <thing>_not_found       modules/*, lib/write.ts
+  // Any refusal or failure leaves through the one error handler (http/errors.ts).
+  app.addHook('onRequest', closing);
+  app.addHook('onRequest', routing);
+  await app.register(fastifyCookie);
+  app.addHook('onRequest', access.authenticate);
+  app.addHook('preValidation', access.authorize);
+  app.addHook('preValidation', decodeJsonBody);
+  app.addHook('preValidation', guardText);
   await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours, secretKey: config.secretKey });
 
+  await registerOpenApi(app, VERSION);
   const moduleDeps: ModuleDeps = {
     db: deps.database.db,
     config,

@@ -1,5 +1,4 @@
-import fp from 'fastify-plugin';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
@@ -74,16 +73,16 @@ export async function authenticateApiKey(
 }
 
 /**
- * The checks of every authenticated route, in the order decisions.md fixes:
- * authentication (401) → signature (403) → rate limit (429) → scope (403); then the body's
- * JSON syntax (422) and schema validation. Public routes (`config.scope === null`) skip them.
+ * The access stages of the pipeline (docs/design.md#request-pipeline), in the order the API fixes:
+ * `authenticate` (onRequest): the API key or console session, 401; `authorize` (preValidation, once
+ * the body's bytes are read): the signature or CSRF token (403), the rate limit (429) and the scope
+ * or role (403). Public routes (`config.scope === null`) skip both.
  */
-export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
+export function accessChecks(app: App, opts: AuthOptions): { authenticate: onRequestAsyncHookHandler; authorize: preValidationAsyncHookHandler } {
   const lastTouched = new Map<number, number>();
-
   app.decorateRequest('auth', null as never);
 
-  app.addHook('onRequest', async (request) => {
+  const authenticate: onRequestAsyncHookHandler = async (request) => {
     const config = request.routeOptions.config;
     if (config.session && request.headers.authorization !== undefined) {
       throw new AppError('forbidden', 'This route serves console sessions only; API keys are not accepted here.');
@@ -101,15 +100,11 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
       if (config.session === 'only') throw new AppError('unauthorized', 'Sign in to the console first.');
     }
     request.auth = await authenticateApiKey(opts, request, lastTouched);
-  });
+  };
 
-  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
-    const config = request.routeOptions.config;
-    const scope = config.scope;
-    if (isPublic(request)) {
-      throwBodyProblem(request);
-      return;
-    }
+  const authorize: preValidationAsyncHookHandler = async (request, reply) => {
+    if (isPublic(request)) return;
+    const scope = request.routeOptions.config.scope;
     // Every authenticated request counts against the key's budget and carries the RateLimit-* headers,
     // the refused ones too; the signature verdict is still given before the rate-limit one.
     const limit = request.auth.rateLimitPerMinute;
@@ -136,23 +131,14 @@ export const authPlugin = fp<AuthOptions>(async (app: App, opts) => {
       });
     }
     if (session) {
-      if (config.role === 'admin' && session.role === 'member') {
+      if (request.routeOptions.config.role === 'admin' && session.role === 'member') {
         throw new AppError('forbidden', 'This needs the owner or admin role; members cannot do it.');
       }
     } else if (scope !== null && scope !== undefined && !grantsAny(request.auth.scopes, scope)) {
       const needed = typeof scope === 'string' ? `the scope "${scope}"` : `any of the scopes ${scope.map((s) => `"${s}"`).join(', ')}`;
       throw new AppError('forbidden', `This API key lacks ${needed}.`, { extra: { required_scopes: satisfyingScopes(scope) } });
     }
-    throwBodyProblem(request);
-  });
-});
+  };
 
-/** A body the JSON parser set aside (malformed, or nested too deep): reported after the access checks. */
-function throwBodyProblem(request: FastifyRequest): void {
-  if (request.invalidJson) throw invalidJson();
-  if (request.bodyTooDeep) throw new AppError('validation_error', 'The request body nests too deeply.', { fields: { [request.bodyTooDeep]: 'too_deep' } });
-}
-
-function invalidJson(): AppError {
-  return new AppError('validation_error', 'The request body is not valid JSON.', { fields: { body: 'invalid_json' } });
+  return { authenticate, authorize };
 }

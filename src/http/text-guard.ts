@@ -1,6 +1,5 @@
-import fp from 'fastify-plugin';
+import type { preValidationAsyncHookHandler } from 'fastify';
 import { validationError } from '../lib/errors.ts';
-import type { App } from './types.ts';
 
 /** The path of the first string (or key) holding a NUL character, or null. */
 export function findNul(value: unknown, path: string): string | null {
@@ -41,16 +40,14 @@ function badIntegerSpelling(values: unknown, schema: unknown): string | null {
 /**
  * PostgreSQL text cannot hold NUL (U+0000), and no field of this API needs it: a NUL anywhere in
  * the query, path or body is 422 `invalid_character` naming the field, on both engines alike.
- * Integer parameters must be spelled as decimal digits. Runs after the authentication, signature,
- * rate-limit and scope checks (registered after them).
+ * Integer parameters must be spelled as decimal digits. A preValidation hook: runs on the decoded
+ * body, after the access checks, before schema validation.
  */
-export const textGuardPlugin = fp(async (app: App) => {
-  app.addHook('preValidation', async (request) => {
-    const field = findNul(request.query, '') ?? findNul(request.params, '') ?? findNul(request.body, '');
-    if (field !== null) throw validationError({ [field || 'body']: 'invalid_character' }, 'Text may not contain the NUL character (U+0000).');
-    // Integers in the query and path are plain decimal digits: the coercing validator would take 1e2, 0x10 or +5.
-    const schema = request.routeOptions.schema;
-    const spelled = badIntegerSpelling(request.query, schema?.querystring) ?? badIntegerSpelling(request.params, schema?.params);
-    if (spelled !== null) throw validationError({ [spelled]: 'invalid_type' }, `${spelled} must be a whole number in decimal digits.`);
-  });
-});
+export const guardText: preValidationAsyncHookHandler = async (request) => {
+  const field = findNul(request.query, '') ?? findNul(request.params, '') ?? findNul(request.body, '');
+  if (field !== null) throw validationError({ [field || 'body']: 'invalid_character' }, 'Text may not contain the NUL character (U+0000).');
+  // Integers in the query and path are plain decimal digits: the coercing validator would take 1e2, 0x10 or +5.
+  const schema = request.routeOptions.schema;
+  const spelled = badIntegerSpelling(request.query, schema?.querystring) ?? badIntegerSpelling(request.params, schema?.params);
+  if (spelled !== null) throw validationError({ [spelled]: 'invalid_type' }, `${spelled} must be a whole number in decimal digits.`);
+};

@@ -24,12 +24,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set for every authenticated route; routes may rely on it (the auth hook rejects otherwise). */
     auth: AuthContext;
-    /** The exact request body bytes, for X-Service-Signature and idempotency fingerprints. */
+    /** The exact request body bytes, for X-Service-Signature (and the MCP endpoint, which reads its JSON-RPC itself). */
     rawBody: Buffer | undefined;
-    /** The body was not valid JSON: reported as 422 after authentication, signature and scope checks. */
-    invalidJson: boolean;
-    /** The field whose value nests deeper than any operation accepts: reported as 422 at the same point. */
-    bodyTooDeep: string | null;
   }
   interface FastifyContextConfig {
     /** The scope the route requires (or a list, any of which grants it); `null` marks a public route (no key needed). */

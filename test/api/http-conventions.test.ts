@@ -33,6 +33,12 @@ for (const engine of engines()) {
       const get = await call(h, 'GET', '/api/v1/orgs/resolve', { key: a.key });
       assertError(get, 405, 'method_not_allowed');
       assert.equal(get.headers.allow, 'POST');
+      // Routing answers before authentication: the same 405 (and 404) without a key.
+      const anonymous = await call(h, 'PATCH', '/api/v1/orgs/resolve');
+      assertError(anonymous, 405, 'method_not_allowed');
+      assert.equal(anonymous.headers.allow, 'POST');
+      assertError(await call(h, 'DELETE', '/api/v1/orgs'), 405, 'method_not_allowed');
+      assertError(await call(h, 'GET', '/api/v1/no-such-thing'), 404, 'not_found');
       // A non-integer id on a parameterised route stays a 422 naming the parameter.
       const bad = assertError(await call(h, 'GET', '/api/v1/deals/abc', { key: a.key }), 422, 'validation_error');
       assert.ok(bad.fields.id);

@@ -27,8 +27,8 @@ const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] as ('webhooks:
 const endpointRef = { $ref: 'WebhookEndpoint' };
 
 /** Action routes take an optional body (only idempotency_key): no body at all is the same as `{}`. */
-async function emptyBodyIsObject(request: { body: unknown; invalidJson: boolean; bodyTooDeep: string | null }): Promise<void> {
-  if (request.body === undefined && !request.invalidJson && !request.bodyTooDeep) request.body = {};
+async function emptyBodyIsObject(request: { body: unknown }): Promise<void> {
+  request.body ??= {};
 }
 const deliveryRef = { $ref: 'WebhookDelivery' };
 

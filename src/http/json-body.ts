@@ -1,0 +1,44 @@
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+import { tooDeepField } from '../lib/metadata.ts';
+import type { App } from './types.ts';
+
+export const BODY_LIMIT = 1024 * 1024;
+/** No operation takes JSON nested deeper; refusing it at decoding keeps every later walk of the body shallow. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * Request bodies, in two stages of the pipeline (docs/design.md#request-pipeline).
+ *
+ * Reading: JSON only (any other content type, text/plain included, is `415 unsupported_media_type`),
+ * at most 1 MiB (`413`). The bytes are kept as they arrived (`request.rawBody`, which the signature
+ * check hashes) and stay the body until decoding.
+ *
+ * Decoding, the returned preValidation hook, runs after the access checks: a body that is not JSON
+ * (`fields.body = invalid_json`) or nests too deeply (`fields.<field> = too_deep`) is 422 there. An
+ * empty body is an empty object, so its required fields are then named one by one.
+ */
+export function registerJsonBody(app: App): preValidationAsyncHookHandler {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const decode = (request: FastifyRequest, raw: Buffer): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      if (raw.length === 0) return resolve({});
+      parseJson(request, raw.toString('utf8'), (err, value) => {
+        if (err) return reject(new AppError('validation_error', 'The request body is not valid JSON.', { fields: { body: 'invalid_json' } }));
+        const deep = tooDeepField(value, MAX_BODY_DEPTH);
+        if (deep !== null) return reject(new AppError('validation_error', 'The request body nests too deeply.', { fields: { [deep]: 'too_deep' } }));
+        resolve(value);
+      });
+    });
+
+  app.decorateRequest('rawBody', undefined);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    request.rawBody = body as Buffer;
+    done(null, body);
+  });
+
+  return async (request) => {
+    if (Buffer.isBuffer(request.body)) request.body = await decode(request, request.body);
+  };
+}
