@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, pressOn, screenshot, tabTo } from '../helpers/browser.ts';
 import { useConsoleServer } from '../helpers/console.ts';
 import { orgWithContact } from './fixtures.ts';
 
@@ -52,6 +52,21 @@ describe('organizations and contacts (browser)', BROWSER_TEST, () => {
     assert.equal(resolved.json.status, 'mapped');
     assert.equal(resolved.json.org.id, org.id);
     assert.deepEqual(errors.filter((e: string) => !e.includes('409')), []);
+  });
+
+  test('keyboard only: link an external id on an org page', async () => {
+    const org = await app.create('/api/v1/orgs', { name: 'Keyed Org' });
+    const { page, errors } = await app.open(app.server.admin, `/orgs/${org.id}`);
+    await page.getByRole('heading', { name: 'Keyed Org', level: 1 }).waitFor();
+    await tabTo(page, 'Source app');
+    await page.keyboard.type('billing');
+    await tabTo(page, 'External org id');
+    await page.keyboard.type('acct-42');
+    await pressOn(page, 'Link');
+    await page.getByRole('table', { name: 'External ids' }).getByRole('row', { name: 'billing acct-42' }).waitFor();
+    const resolved = await app.server.api('POST', '/api/v1/orgs/resolve', { source_app: 'billing', external_org_id: 'acct-42' });
+    assert.equal(resolved.json.org.id, org.id);
+    assert.deepEqual(errors, []);
   });
 
   test('a contact page: deals, tickets and audiences an owner may change and a member only sees', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, pressOn, screenshot, tabTo } from '../helpers/browser.ts';
 import { useConsoleServer } from '../helpers/console.ts';
 import { orgWithContact, waitForTrue } from './fixtures.ts';
 
@@ -119,6 +119,36 @@ describe('deals table and deal page (browser)', BROWSER_TEST, () => {
     await feed.getByRole('link', { name: `Open deal #${deal.id}` }).click();
     await page.waitForURL(new RegExp(`/deals/${deal.id}$`));
     assert.equal(await page.evaluate('window.__xss'), undefined, 'no stored markup ran');
+    assert.deepEqual(errors, []);
+  });
+
+  test('keyboard only: edit a deal\'s fields and log an activity', async () => {
+    const org = await app.create('/api/v1/orgs', { name: 'Keys Deals' });
+    const deal = await app.create('/api/v1/deals', { org_id: org.id, title: 'Keyboard deal', status: 'new' });
+    const { page, errors } = await app.open(app.server.owner, `/deals/${deal.id}`);
+    await page.getByRole('heading', { name: 'Keyboard deal', level: 1 }).waitFor();
+    await tabTo(page, 'Title');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('Keyboard deal, renamed');
+    await tabTo(page, 'Owner');
+    await page.keyboard.type(app.server.admin.name);
+    await tabTo(page, 'Value');
+    await page.keyboard.type('99.5');
+    await tabTo(page, 'Currency');
+    await page.keyboard.type('eur');
+    await pressOn(page, 'Save changes');
+    await page.getByText('Saved.').waitFor();
+    const saved = await app.get(`/api/v1/deals/${deal.id}`);
+    assert.deepEqual([saved.title, saved.owner_user_id, saved.value, saved.currency], ['Keyboard deal, renamed', app.server.admin.id, '99.50', 'EUR']);
+
+    await tabTo(page, 'Kind');
+    await page.keyboard.type('Meeting');
+    await tabTo(page, 'Message');
+    await page.keyboard.type('Met without a mouse');
+    await pressOn(page, 'Log activity');
+    await page.getByRole('list', { name: 'Timeline' }).getByText('Met without a mouse').waitFor();
+    const activities = await app.get(`/api/v1/deals/${deal.id}/activities`);
+    assert.deepEqual([activities.data[0].event_type, activities.data[0].message, activities.data[0].user_id], ['meeting', 'Met without a mouse', app.server.owner.id]);
     assert.deepEqual(errors, []);
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, pressOn, screenshot, tabTo } from '../helpers/browser.ts';
 import { useConsoleServer } from '../helpers/console.ts';
 import { orgWithContact, waitForTrue } from './fixtures.ts';
 
@@ -15,27 +15,27 @@ describe('tickets (browser)', BROWSER_TEST, () => {
     await assertAccessible(page, 'tickets (empty open view)');
 
     // The new-ticket form, by keyboard only.
-    await page.getByRole('button', { name: 'New ticket' }).focus();
-    await page.keyboard.press('Enter');
+    await pressOn(page, 'New ticket');
     const dialog = page.getByRole('dialog', { name: 'New ticket' });
     await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Open ticket' }).focus();
-    await page.keyboard.press('Enter');
+    await pressOn(page, 'Open ticket');
     await assert.doesNotReject(dialog.getByText('Required.').first().waitFor());
-    await dialog.getByRole('combobox', { name: 'Organization' }).focus();
+    await tabTo(page, /^Organization/, { back: true });
     await page.keyboard.type('Soyl');
     await dialog.page().getByRole('option', { name: /Soylent/ }).waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await dialog.getByLabel('Contact', { exact: true }).selectOption({ label: contact.name });
-    await dialog.getByLabel('Title').focus();
+    await dialog.locator('option', { hasText: contact.name }).waitFor({ state: 'attached' }); // the org's contacts loaded
+    await tabTo(page, 'Contact');
+    await page.keyboard.type(contact.name); // a closed <select> picks the option typed
+    assert.equal(await dialog.getByLabel('Contact', { exact: true }).inputValue(), String(contact.id));
+    await tabTo(page, 'Title');
     await page.keyboard.type('Cannot export reports');
     await page.keyboard.press('Tab');
     await page.keyboard.type('The export button spins forever.');
     await assertAccessible(page, 'new-ticket dialog');
     await screenshot(page, 'ticket-new-1280');
-    await dialog.getByRole('button', { name: 'Open ticket' }).focus();
-    await page.keyboard.press('Enter');
+    await pressOn(page, 'Open ticket');
     await page.waitForURL(/\/tickets\/\d+$/);
     const id = Number(page.url().split('/').pop());
     await page.getByRole('heading', { name: 'Cannot export reports', level: 1 }).waitFor();
@@ -97,6 +97,34 @@ describe('tickets (browser)', BROWSER_TEST, () => {
     await page.setViewportSize(PHONE);
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'activity-390');
+    assert.deepEqual(errors, []);
+  });
+
+  test('keyboard only: add a log, assign an owner, close and reopen a ticket', async () => {
+    const { org, contact } = await orgWithContact(app, 'Keys Inc', 'keys@keys.example');
+    const ticket = await app.create('/api/v1/support/tickets', { source_app: 'hd', org_id: org.id, contact_id: contact.id, title: 'Keyboard ticket', details: 'D' });
+    const { page, errors } = await app.open(app.server.admin, `/tickets/${ticket.id}`);
+    await page.getByRole('heading', { name: 'Keyboard ticket', level: 1 }).waitFor();
+    await tabTo(page, 'Note');
+    await page.keyboard.type('Typed without a mouse');
+    await pressOn(page, 'Add log');
+    await page.getByRole('list', { name: 'Logs' }).getByText('Typed without a mouse').waitFor();
+    const logs = await app.get(`/api/v1/support/tickets/${ticket.id}/logs`);
+    assert.equal(logs.data.find((l: any) => l.note === 'Typed without a mouse')?.author_user_id, app.server.admin.id);
+
+    await tabTo(page, 'Owner', { back: true });
+    await page.keyboard.type(app.server.owner.name); // the support-enabled owner
+    await pressOn(page, 'Assign');
+    await waitForTrue(page, `document.querySelector('.facts')?.textContent?.includes(${JSON.stringify(app.server.owner.name)})`);
+    assert.equal((await app.get(`/api/v1/support/tickets/${ticket.id}`)).owner_user_id, app.server.owner.id);
+
+    await tabTo(page, 'Close ticket', { back: true });
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Reopen ticket' }).waitFor();
+    assert.equal((await app.get(`/api/v1/support/tickets/${ticket.id}`)).status, 'closed');
+    await pressOn(page, 'Reopen ticket');
+    await page.getByRole('button', { name: 'Close ticket' }).waitFor();
+    assert.equal((await app.get(`/api/v1/support/tickets/${ticket.id}`)).status, 'open');
     assert.deepEqual(errors, []);
   });
 

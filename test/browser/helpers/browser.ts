@@ -84,3 +84,37 @@ export const focused = {
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 }
+
+// The accessible name of the focused element, as near as a test needs: aria-label, aria-labelledby,
+// the <label> of a form field, else the text.
+const FOCUSED_NAME = `(() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const label = el.getAttribute('aria-label');
+  if (label) return label;
+  const by = el.getAttribute('aria-labelledby');
+  if (by) return by.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim();
+  if (el.labels && el.labels.length) return el.labels[0].textContent.trim();
+  return (el.textContent ?? '').trim();
+})()`;
+
+/**
+ * Keyboard only: presses Tab (Shift+Tab with `back`) until the focused element's name is `name`
+ * (a string matches exactly); fails the test when `max` presses do not reach it.
+ */
+export async function tabTo(page: Page, name: string | RegExp, options: { back?: boolean; max?: number } = {}): Promise<void> {
+  const seen: (string | null)[] = [];
+  for (let i = 0; i < (options.max ?? 60); i++) {
+    await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
+    const now = await page.evaluate<string | null>(FOCUSED_NAME);
+    if (now !== null && (typeof name === 'string' ? now === name : name.test(now))) return;
+    seen.push(now);
+  }
+  assert.fail(`Tab did not reach ${name}; focus went through ${JSON.stringify(seen)}`);
+}
+
+/** Keyboard only: Tab to the control named `name`, then press `key` (Enter by default). */
+export async function pressOn(page: Page, name: string | RegExp, key = 'Enter'): Promise<void> {
+  await tabTo(page, name);
+  await page.keyboard.press(key);
+}
