@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from './helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, pressOn, screenshot } from './helpers/browser.ts';
 import { useConsoleServer } from './helpers/console.ts';
 
 describe('API keys page (browser)', BROWSER_TEST, () => {
@@ -61,10 +61,10 @@ describe('API keys page (browser)', BROWSER_TEST, () => {
     assert.deepEqual(errors, []);
   });
 
-  test('keyboard only: create a full-access key and close the dialog', async () => {
-    const { page } = await app.open(app.server.admin, '/api-keys');
-    await page.getByRole('button', { name: 'Create API key' }).focus();
-    await page.keyboard.press('Enter');
+  test('keyboard only: create a full-access key, close the dialog, revoke the key', async () => {
+    const { page, errors } = await app.open(app.server.admin, '/api-keys');
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await pressOn(page, 'Create API key');
     const dialog = page.getByRole('dialog', { name: 'Create API key' });
     await dialog.waitFor();
     await page.keyboard.type('CI deploys'); // the name field has focus
@@ -75,7 +75,16 @@ describe('API keys page (browser)', BROWSER_TEST, () => {
     assert.equal((await app.server.api('POST', '/api/v1/orgs', { name: 'Made by CI' }, secret)).status, 201);
     await page.keyboard.press('Escape');
     await shown.waitFor({ state: 'detached' });
-    await page.getByRole('row', { name: /CI deploys/ }).waitFor();
+    const row = page.getByRole('row', { name: /CI deploys/ });
+    await row.waitFor();
+
+    await pressOn(page, 'Revoke CI deploys');
+    const confirm = page.getByRole('alertdialog', { name: 'Revoke this API key?' });
+    await confirm.waitFor();
+    await pressOn(page, 'Revoke key');
+    await row.getByText(/Revoked/).waitFor();
+    assert.equal((await app.server.api('GET', '/api/v1/deals', undefined, secret)).status, 401);
+    assert.deepEqual(errors, []);
   });
 
   test('a member sees no API keys page, and the server refuses the member', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, PHONE, screenshot, signIn } from './helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, PHONE, pressOn, screenshot, signIn } from './helpers/browser.ts';
 import { useConsoleServer } from './helpers/console.ts';
 
 const NAV_ALL = ['Deals', 'Pipeline', 'Tickets', 'Organizations', 'Contacts', 'Activity', 'Analytics', 'Webhooks'];
@@ -48,7 +48,7 @@ describe('console sign-in, navigation and sign-out (browser)', BROWSER_TEST, () 
     await page.waitForURL(/\/deals$/);
   });
 
-  test('keyboard only: sign in with Tab and Enter, reach Webhooks through the navigation', async () => {
+  test('keyboard only: sign in with Tab and Enter, reach Webhooks through the navigation, sign out', async () => {
     const { page } = await app.open(null, '/sign-in');
     await page.getByLabel('Email').waitFor();
     await page.keyboard.press('Tab');
@@ -66,6 +66,11 @@ describe('console sign-in, navigation and sign-out (browser)', BROWSER_TEST, () 
     assert.equal(await focused.text(page), 'Webhooks');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/webhooks$/);
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    // And out again.
+    await pressOn(page, 'Sign out');
+    await page.waitForURL(/\/sign-in/);
+    assert.equal((await page.request.get('/api/v1/session')).status(), 401, 'the session ended on the server');
   });
 
   test('390 px: the sign-in page and the shell fit the width', async () => {

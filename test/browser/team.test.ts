@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, screenshot } from './helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, pressOn, screenshot, tabTo } from './helpers/browser.ts';
 import { useConsoleServer } from './helpers/console.ts';
 
 describe('Team page (browser)', BROWSER_TEST, () => {
@@ -56,6 +56,35 @@ describe('Team page (browser)', BROWSER_TEST, () => {
     await row.getByRole('button', { name: /^Reactivate Nina/ }).click();
     await row.getByText('Active', { exact: true }).waitFor();
     assert.equal(await page.evaluate('window.__xss'), undefined, 'HTML in a name stays text');
+    assert.deepEqual(errors, []);
+  });
+
+  test('keyboard only: add a user, then change their role', async () => {
+    const { page, errors } = await app.open(app.server.owner, '/team');
+    await page.getByRole('heading', { name: 'Team' }).waitFor();
+    await pressOn(page, 'Add user');
+    const add = page.getByRole('dialog', { name: 'Add a team user' });
+    await add.waitFor();
+    await page.keyboard.type('kim.keys@example.com'); // the e-mail field has focus
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Kim Keys');
+    await tabTo(page, 'First password');
+    await page.keyboard.type('a-keyboard-password');
+    await page.keyboard.press('Enter');
+    await add.waitFor({ state: 'detached' });
+    const row = page.getByRole('row', { name: /kim\.keys@example\.com/ });
+    await row.getByText('member', { exact: true }).waitFor();
+
+    await pressOn(page, 'Edit Kim Keys');
+    const edit = page.getByRole('dialog', { name: /^Edit Kim Keys/ });
+    await edit.waitFor();
+    await tabTo(page, 'Role');
+    await page.keyboard.type('admin');
+    await pressOn(page, 'Save');
+    await edit.waitFor({ state: 'detached' });
+    await row.getByText('admin', { exact: true }).waitFor();
+    const users = await app.get('/api/v1/users?per_page=100');
+    assert.equal(users.data.find((u: any) => u.email === 'kim.keys@example.com')?.role, 'admin');
     assert.deepEqual(errors, []);
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, PHONE, screenshot } from './helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, PHONE, pressOn, screenshot } from './helpers/browser.ts';
 import { useConsoleServer } from './helpers/console.ts';
 
 const XSS = '<img src=x onerror=window.__xss=1>';
@@ -125,15 +125,48 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     }
-    // Keyboard only: the button, Enter, Tab to "Send test", Enter.
-    await page.getByRole('button', { name: 'Send test event' }).focus();
-    await page.keyboard.press('Enter');
+    // Keyboard only: back to the button (focus returned to it), Enter, Tab to "Send test", Enter.
+    await pressOn(page, 'Send test event');
     await page.getByRole('dialog', { name: 'Send a test event' }).waitFor();
     for (let i = 0; i < 8 && (await focused.text(page)) !== 'Send test'; i++) await page.keyboard.press('Tab');
     assert.equal(await focused.text(page), 'Send test');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/webhooks\/deliveries\/\d+$/);
     await page.getByText('sent', { exact: true }).waitFor();
+  });
+
+  test('keyboard only: add an endpoint, send it a test event, see it fail, Retry it', async () => {
+    app.receiver.on('/keys', () => ({ status: 503 }));
+    const { page, errors } = await app.open(app.server.owner, '/webhooks');
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await pressOn(page, 'Add endpoint');
+    const add = page.getByRole('dialog', { name: 'Add webhook endpoint' });
+    await add.waitFor();
+    await page.keyboard.type('Keyboard receiver'); // the name field has focus
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(app.receiver.url('/keys'));
+    await pressOn(page, 'deal.created', ' ');
+    await pressOn(page, 'Add endpoint');
+    const added = page.getByRole('dialog', { name: 'Endpoint added' });
+    await added.waitFor();
+    await pressOn(page, 'Done');
+    await added.waitFor({ state: 'detached' });
+    const endpoint = (await app.get('/api/v1/webhooks/endpoints')).data.find((e: any) => e.name === 'Keyboard receiver');
+    assert.deepEqual([endpoint.url, endpoint.event_types], [app.receiver.url('/keys'), ['deal.created']]);
+
+    await pressOn(page, 'Keyboard receiver');
+    await page.getByRole('heading', { name: 'Keyboard receiver' }).waitFor();
+    await pressOn(page, 'Send test event');
+    await page.getByRole('dialog', { name: 'Send a test event' }).waitFor();
+    await pressOn(page, 'Send test');
+    await page.waitForURL(/\/webhooks\/deliveries\/\d+$/);
+    await page.getByText('failed', { exact: true }).waitFor();
+    app.receiver.on('/keys', () => ({ status: 204 }));
+    await pressOn(page, 'Retry');
+    await page.getByText('sent', { exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'manual', exact: true }).waitFor();
+    assert.equal(app.receiver.received.filter((r) => r.path === '/keys').length, 2);
+    assert.deepEqual(errors, []);
   });
 
   test('a member sees endpoints without management, and the server refuses the member', async () => {

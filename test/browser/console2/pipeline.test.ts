@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, PHONE, screenshot } from '../helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, PHONE, pressOn, screenshot, tabTo } from '../helpers/browser.ts';
 import { useConsoleServer } from '../helpers/console.ts';
 import { orgWithContact, waitForTrue } from './fixtures.ts';
 
@@ -46,8 +46,7 @@ describe('pipeline board (browser)', BROWSER_TEST, () => {
     await card(page, 'won', 'Initech renewal').waitFor();
 
     // The keyboard way: the card's Move menu, then the lost-reason dialog, all by keys.
-    await page.getByRole('button', { name: 'Move Initech expansion' }).focus();
-    await page.keyboard.press('Enter');
+    await pressOn(page, 'Move Initech expansion');
     await page.getByRole('menuitem', { name: 'To Lost' }).waitFor();
     for (let i = 0; i < 6 && (await focused.text(page)) !== 'To Lost'; i++) await page.keyboard.press('ArrowDown');
     assert.equal(await focused.text(page), 'To Lost');
@@ -58,9 +57,9 @@ describe('pipeline board (browser)', BROWSER_TEST, () => {
     await assertAccessible(page, 'lost-reason dialog');
     await screenshot(page, 'pipeline-lost-dialog-1280');
     // Submitting empty is caught beside the fields; then a reason typed by keyboard.
-    await dialog.getByRole('button', { name: 'Mark as lost' }).click();
+    await pressOn(page, 'Mark as lost');
     await assert.doesNotReject(dialog.getByText('Required.').first().waitFor());
-    await dialog.getByLabel('Reason code').focus();
+    await tabTo(page, 'Reason code', { back: true });
     await page.keyboard.type('price');
     await page.keyboard.press('Tab');
     await page.keyboard.type('Too expensive');

@@ -100,12 +100,12 @@ const FOCUSED_NAME = `(() => {
 
 /**
  * Keyboard only: presses Tab (Shift+Tab with `back`) until the focused element's name is `name`
- * (a string matches exactly); fails the test when `max` presses do not reach it.
+ * (a string matches exactly), none if it has focus already; fails the test when `max` presses do not reach it.
  */
 export async function tabTo(page: Page, name: string | RegExp, options: { back?: boolean; max?: number } = {}): Promise<void> {
   const seen: (string | null)[] = [];
-  for (let i = 0; i < (options.max ?? 60); i++) {
-    await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
+  for (let i = 0; i <= (options.max ?? 60); i++) {
+    if (i > 0) await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
     const now = await page.evaluate<string | null>(FOCUSED_NAME);
     if (now !== null && (typeof name === 'string' ? now === name : name.test(now))) return;
     seen.push(now);
