@@ -42,6 +42,19 @@ export interface Engine {
   trigramCandidates(table: string, term: string): RawBuilder<SqlBool> | null;
   /** The schema the connection's search_path selects, when not the default one (PostgreSQL). */
   currentSchema(db: Executor): Promise<string | undefined>;
+  /**
+   * Whether one statement may write several tables and pass rows between them (data-modifying
+   * `WITH`, `UPDATE … FROM (VALUES …)`), so a set-based write costs one round trip: the webhook
+   * dispatcher then fans out, claims and records successes that way (`modules/webhooks/dispatch.postgres.ts`).
+   * SQLite has no such statements and no round trips to save: its statements run in-process.
+   */
+  readonly multiTableStatements: boolean;
+  /**
+   * Fresh planner statistics after a bulk load: SQLite `ANALYZE`; PostgreSQL `VACUUM (ANALYZE)`, which
+   * also makes the visibility map cover the new pages, so lists read page ids from the index alone,
+   * without blocking writers. Outside a transaction.
+   */
+  refreshStatistics(db: Executor, tables: readonly string[]): Promise<void>;
 }
 
 const sqliteEngine: Engine = {
@@ -57,6 +70,10 @@ const sqliteEngine: Engine = {
     return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid from ${index} where ${index} match ${phrase})`;
   },
   currentSchema: async () => undefined,
+  multiTableStatements: false,
+  async refreshStatistics(db) {
+    await sql`analyze`.execute(db);
+  },
 };
 
 const postgresEngine: Engine = {
@@ -76,6 +93,10 @@ const postgresEngine: Engine = {
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
     const current = rows[0]?.schema;
     return current && current !== 'public' ? current : undefined;
+  },
+  multiTableStatements: true,
+  async refreshStatistics(db, tables) {
+    await sql`vacuum (analyze) ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db);
   },
 };
 

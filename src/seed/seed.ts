@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from '../db/database.ts';
+import { engineOf } from '../db/engine.ts';
 import { Random } from '../demo/random.ts';
 import type { Clock } from '../lib/clock.ts';
 import { contactRows, dealDrafts, orgRows, ticketDrafts, userRows, windowEndingAt, type People } from './generate.ts';
@@ -120,12 +121,7 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
 
 const SEEDED_TABLES = ['users', 'orgs', 'contacts', 'deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'analytics_daily', 'list_counts'];
 
-/**
- * After a bulk load the planners need fresh statistics to pick the right index (SQLite has none
- * until ANALYZE runs), and PostgreSQL's visibility map must cover the new pages for lists to read
- * their page ids from the index alone: VACUUM (ANALYZE) does both, without blocking writers.
- */
-async function refreshStatistics(handle: DatabaseHandle): Promise<void> {
-  if (handle.dialect === 'postgres') await handle.pool!.query(`vacuum (analyze) ${SEEDED_TABLES.join(', ')}`);
-  else handle.sqlite!.raw.exec('analyze');
+/** After a bulk load the planners need fresh statistics to pick the right index (SQLite has none until ANALYZE runs). */
+function refreshStatistics(handle: DatabaseHandle): Promise<void> {
+  return engineOf(handle.db).refreshStatistics(handle.db, SEEDED_TABLES);
 }

@@ -1,4 +1,5 @@
 import type { Db, Executor } from '../../db/database.ts';
+import { engineOf } from '../../db/engine.ts';
 import * as pgBatch from './dispatch.postgres.ts';
 
 /**
@@ -37,8 +38,8 @@ export interface ClaimPlan {
  * cheap, common case); when those belong to endpoints already at their cap, the other endpoints
  * with due work are served from their own index range, so one endpoint's backlog is never scanned.
  */
-export async function claimDue(db: Db, postgres: boolean, now: number, leaseMs: number, plan: ClaimPlan): Promise<ClaimedDelivery[]> {
-  if (postgres) return claimDuePostgres(db, now, leaseMs, plan);
+export async function claimDue(db: Db, now: number, leaseMs: number, plan: ClaimPlan): Promise<ClaimedDelivery[]> {
+  if (engineOf(db).multiTableStatements) return claimDuePostgres(db, now, leaseMs, plan);
   return db.transaction().execute(async (trx) => {
     const planned = new Map(plan.inflight);
     const taken: number[] = [];

@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db, Executor } from '../../db/database.ts';
+import { engineOf } from '../../db/engine.ts';
 import type { DeliveryStatus, WebhookAttemptsTable } from '../../db/schema.ts';
 import * as pgBatch from './dispatch.postgres.ts';
 import { enabledEndpointsOf } from './endpoints.repository.ts';
@@ -9,8 +10,8 @@ import { enabledEndpointsOf } from './endpoints.repository.ts';
 const INSERT_CHUNK = 500;
 
 /** Turns undispatched events into one delivery per (event, enabled subscribed endpoint). Returns events handled. */
-export async function fanOut(db: Db, postgres: boolean, now: number, batch: number): Promise<number> {
-  if (postgres) return pgBatch.fanOut(db, now, batch);
+export async function fanOut(db: Db, now: number, batch: number): Promise<number> {
+  if (engineOf(db).multiTableStatements) return pgBatch.fanOut(db, now, batch);
   return db.transaction().execute(async (trx) => {
     const events = await trx.selectFrom('events').select(['id', 'account_id', 'event_type', 'created_at']).where('dispatched_at', 'is', null).orderBy('id').limit(batch).execute();
     if (events.length === 0) return 0;

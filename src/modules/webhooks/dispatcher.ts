@@ -49,7 +49,6 @@ export class Dispatcher {
   readonly #perEndpoint: number;
   readonly #global: number;
   readonly #leaseMs: number;
-  readonly #postgres: boolean;
   readonly #inflight = new Map<number, number>();
   /** Attempts until recorded (stop() waits for them). */
   readonly #tasks = new Set<Promise<void>>();
@@ -78,8 +77,7 @@ export class Dispatcher {
     this.#global = options.globalConcurrency ?? 100;
     // A claimed delivery may wait for up to AHEAD attempts of its endpoint before its own.
     this.#leaseMs = (AHEAD + 1) * options.config.webhookTimeoutMs + LEASE_MARGIN_MS;
-    this.#records = new RecordQueue(options.database.db, options.database.dialect === 'postgres');
-    this.#postgres = options.database.dialect === 'postgres';
+    this.#records = new RecordQueue(options.database.db);
     this.#sender = createSender({
       allowPrivate: options.config.webhookAllowPrivate,
       connectTimeoutMs: options.config.webhookConnectTimeoutMs,
@@ -91,10 +89,10 @@ export class Dispatcher {
     });
   }
 
-  /** Starts the loop (and LISTEN on PostgreSQL). */
+  /** Starts the loop (and LISTEN, where the database has a pool to listen on: PostgreSQL). */
   async start(): Promise<void> {
     this.#started = true;
-    if (this.#postgres && this.#o.database.pool) this.#listener = listenToOutbox(this.#o.database.pool, () => this.wake(), this.#o.log);
+    if (this.#o.database.pool) this.#listener = listenToOutbox(this.#o.database.pool, () => this.wake(), this.#o.log);
     this.wake();
   }
 
@@ -175,7 +173,7 @@ export class Dispatcher {
     const db = this.#o.database.db;
     if (this.#outboxDirty) {
       this.#outboxDirty = false;
-      while ((await repo.fanOut(db, this.#postgres, this.#clock.now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH && !this.#stopped);
+      while ((await repo.fanOut(db, this.#clock.now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH && !this.#stopped);
     }
     this.#launchReady();
     if (!this.#claimWanted || this.#stopped) return;
@@ -188,7 +186,7 @@ export class Dispatcher {
     }
     const room = (AHEAD + 1) * this.#global - held;
     if (room <= 0) return;
-    const claimed = await claims.claimDue(db, this.#postgres, this.#clock.now(), this.#leaseMs, { room, perEndpoint: (AHEAD + 1) * this.#perEndpoint, inflight: holding });
+    const claimed = await claims.claimDue(db, this.#clock.now(), this.#leaseMs, { room, perEndpoint: (AHEAD + 1) * this.#perEndpoint, inflight: holding });
     for (const d of claimed) {
       const list = this.#ready.get(d.endpoint_id);
       if (list) list.push(d);

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { engineOf } from '../../db/engine.ts';
 import * as pgBatch from './dispatch.postgres.ts';
 import * as repo from './dispatch.repository.ts';
 
@@ -13,14 +14,12 @@ const FLUSH_DELAY_MS = 2;
  */
 export class RecordQueue {
   readonly #db: Db;
-  readonly #postgres: boolean;
   readonly #queue: (repo.PendingRecord & { done: (err?: unknown) => void })[] = [];
   #scheduled = false;
   #flushing: Promise<void> | null = null;
 
-  constructor(db: Db, postgres: boolean) {
+  constructor(db: Db) {
     this.#db = db;
-    this.#postgres = postgres;
   }
 
   add(record: repo.AttemptRecord, decide: repo.PendingRecord['decide']): Promise<void> {
@@ -49,13 +48,14 @@ export class RecordQueue {
   }
 
   /**
-   * On PostgreSQL the common case, successes, is written in one statement; failures (retry
+   * Where one statement may write several tables (PostgreSQL), the common case, successes, is written
+   * in one statement; failures (retry
    * schedule, endpoint failure streak, auto-disable) and any delivery changed since its claim go
    * the general way, which reads the current state in its transaction first.
    */
   async #record(batch: repo.PendingRecord[]): Promise<void> {
     let rest = batch;
-    if (this.#postgres) {
+    if (engineOf(this.#db).multiTableStatements) {
       const sent = batch.filter((i) => i.record.error === null);
       if (sent.length) {
         const written = await pgBatch.recordSent(this.#db, sent.map(({ record: r }) => ({
