@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent, type Transaction } from 'kysely';
 import pg from 'pg';
 import { DependencyStatus } from '../lib/dependency-status.ts';
-import { databaseUnavailable } from './faults.ts';
+import { databaseUnavailable } from './errors.ts';
 import type { Database } from './schema.ts';
 import type { Config } from '../config.ts';
 import { NodeSqliteDatabase } from './sqlite-driver.ts';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { databaseUnavailable, type UnavailableReason } from '../db/faults.ts';
+import { databaseUnavailable, type UnavailableReason } from '../db/errors.ts';
 import { AppError, type ErrorCode } from '../lib/errors.ts';
 import { fieldsFromAjv } from './validation.ts';
 import type { App } from './types.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Db } from '../../db/database.ts';
-import { databaseUnavailable } from '../../db/faults.ts';
+import { databaseUnavailable } from '../../db/errors.ts';
 import type { DependencyStatus } from '../../lib/dependency-status.ts';
 import type { RateLimitBackend, RateLimitStore } from '../../http/rate-limit.ts';
 import type { RedisRateLimitStore } from '../../http/rate-limit-redis.ts';

@@ -2,7 +2,7 @@ import type { LookupFunction } from 'node:net';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { systemClock, type Clock } from '../../lib/clock.ts';
-import { databaseUnavailable } from '../../db/faults.ts';
+import { databaseUnavailable } from '../../db/errors.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
 import * as claims from './claim.repository.ts';
 import * as repo from './dispatch.repository.ts';

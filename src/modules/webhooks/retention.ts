@@ -2,7 +2,7 @@ import { Counter } from 'prom-client';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
-import { databaseUnavailable } from '../../db/faults.ts';
+import { databaseUnavailable } from '../../db/errors.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dispatcherRegistry } from './metrics.ts';
