@@ -69,10 +69,11 @@ export const SettingsSchema = Type.Object({
     optionalText('CUSTOPS_DATA_DIR', '.', 'a folder', 'folder of the secret key generated in SQLite mode (default: beside the database file)'),
     (value): string | null => (value === null ? null : resolve(value)),
   ),
-  pgPoolSize: integer('CUSTOPS_PG_POOL_SIZE', 10, 1, 1000, 'PostgreSQL connections per process'),
+  // serve keeps two of its connections for LISTEN (webhook outbox, API key revocations): below 3 nothing would be left for queries.
+  pgPoolSize: integer('CUSTOPS_PG_POOL_SIZE', 10, 3, 1000, 'PostgreSQL connections per process (serve keeps two for LISTEN, worker one)'),
   trustProxy: Type.Decode(
     optionalText('CUSTOPS_TRUST_PROXY', '^[0-9A-Fa-f:.,/\\s]+$', 'comma-separated IP addresses or CIDRs',
-      "proxies whose X-Forwarded-For is believed (client IP in logs and limits); none when unset"),
+      "proxies whose X-Forwarded-For is believed (the client IP in request logs); none when unset"),
     (value): readonly string[] => Object.freeze(parseTrustProxy(value)),
   ),
   // Dependencies and clients that fail or stall (docs/operations.md, "Faults").

@@ -24,12 +24,14 @@ export interface TestDatabase {
 /**
  * A fresh, migrated database per test file: an in-memory SQLite file, or a PostgreSQL schema
  * of its own in the shared test database, so files run in parallel without seeing each other.
+ * `migrate: false` leaves it empty (no tables at all).
  */
-export async function createTestDatabase(engine: EngineName, options: { sqlitePath?: string } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(engine: EngineName, options: { sqlitePath?: string; migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = options.migrate ?? true;
   if (engine === 'sqlite') {
     const url = `sqlite:${options.sqlitePath ?? ':memory:'}`;
     const handle = openDatabase(url);
-    await migrateToLatest(handle.db);
+    if (migrate) await migrateToLatest(handle.db);
     return { handle, url, drop: () => handle.close() };
   }
   const base = process.env.TEST_POSTGRES_URL!;
@@ -39,7 +41,7 @@ export async function createTestDatabase(engine: EngineName, options: { sqlitePa
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = openDatabase(base, { schema, poolSize: 8 });
-  await migrateToLatest(handle.db, schema);
+  if (migrate) await migrateToLatest(handle.db, schema);
   const sep = base.includes('?') ? '&' : '?';
   return {
     handle,
