@@ -3,6 +3,12 @@
 // and the TypeScript sources run with native type stripping; an installed package has no sources
 // and runs the compiled dist/ (built by `npm run build`, and by prepack before `npm pack`).
 import { existsSync } from 'node:fs';
+import module from 'node:module';
+
+// Node.js 22.1+ keeps compiled code (and stripped TypeScript) in a cache directory under the OS
+// temporary directory, so later starts of any command skip most of the parsing; older Node.js
+// has no such cache and starts as before. NODE_COMPILE_CACHE, when set, chooses the directory.
+module.enableCompileCache?.();
 
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const entry = existsSync(source) ? source : new URL('../dist/cli/main.js', import.meta.url);

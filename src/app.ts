@@ -1,3 +1,4 @@
+import { buildCachedSerializer } from './http/serialization.ts';
 import { randomBytes } from 'node:crypto';
 import Fastify, { type onRequestAsyncHookHandler } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -102,6 +103,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     // While closing, requests on kept-alive connections get 503 service_unavailable in the error model (below).
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    schemaController: { compilersFactory: { buildSerializer: buildCachedSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   logClientError = (obj, msg) => app.log.info(obj, msg);
 

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 
@@ -26,7 +26,20 @@ export function buildValidatorCompiler(sharedSchemas: object[]): FastifySchemaCo
     coercing.addSchema(s);
     strictBody.addSchema(s);
   }
-  return ({ schema, httpPart }) => (httpPart === 'body' ? strictBody : coercing).compile(schema as object);
+  // Compiled on the first request that needs it rather than at start-up (as the serializers, see
+  // serialization.ts): a process is ready sooner, and a route never called costs nothing.
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strictBody : coercing;
+    let compiled: ValidateFunction | undefined;
+    const validate = (data: unknown) => {
+      compiled ??= ajv.compile(schema as object);
+      const valid = compiled(data);
+      validate.errors = compiled.errors;
+      return valid;
+    };
+    validate.errors = null as ValidateFunction['errors'];
+    return validate;
+  };
 }
 
 const REASONS: Record<string, string> = {
