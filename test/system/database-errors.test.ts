@@ -160,10 +160,9 @@ for (const engine of engines()) {
     }
 
     if (engine === 'postgres') {
-      const base = process.env.TEST_POSTGRES_URL!;
 
       test('statement time-out: the server cancels a statement running past statement_timeout (57014)', async () => {
-        const handle = openDatabase(base, { schema: t.schema, statementTimeoutMs: 50, poolSize: 1 });
+        const handle = openDatabase(t.url, { statementTimeoutMs: 50, poolSize: 1 });
         try {
           await unavailable('database_timeout', () => sql`select pg_sleep(5)`.execute(handle.db), '57014');
         } finally {
@@ -203,8 +202,8 @@ for (const engine of engines()) {
       });
 
       test('admin shutdown: the server ends the connection a statement runs on (57P01)', async () => {
-        const handle = openDatabase(base, { schema: t.schema, poolSize: 1 });
-        const admin = new pg.Client({ connectionString: base });
+        const handle = openDatabase(t.url, { poolSize: 1 });
+        const admin = new pg.Client({ connectionString: t.url });
         await admin.connect();
         try {
           const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db);
@@ -250,7 +249,7 @@ for (const engine of engines()) {
       });
 
       test('pool exhausted: no connection freed within the connect time-out (pg-pool, no code)', async () => {
-        const handle = openDatabase(base, { schema: t.schema, poolSize: 1, connectTimeoutMs: 50 });
+        const handle = openDatabase(t.url, { poolSize: 1, connectTimeoutMs: 50 });
         try {
           await handle.db.transaction().execute(async () => {
             await unavailable('database_timeout', () => sql`select 1`.execute(handle.db));
