@@ -14,6 +14,7 @@ import { serveCommand } from './serve.ts';
 import { workerCommand } from './worker.ts';
 import { userCreateCommand } from './user-create.ts';
 import { userSetPasswordCommand } from './user-set-password.ts';
+import { webhooksPurgeCommand } from './webhooks-purge.ts';
 
 /**
  * Every `custops` command, in the order `custops help` lists them. A new command is one file
@@ -34,5 +35,6 @@ export const commands: readonly Command[] = [
   demoCommand,
   seedCommand,
   backupCommand,
+  webhooksPurgeCommand,
   mcpCommand,
 ];

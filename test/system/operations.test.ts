@@ -32,6 +32,34 @@ async function tables(handle: DatabaseHandle): Promise<string[]> {
   return (await query.execute(handle.db)).rows.map((r) => r.name);
 }
 
+/** An account whose endpoint received events: `delivered(daysAgo)` adds one, sent then with one attempt. */
+async function deliveredHistory(handle: DatabaseHandle, secretKeyHex: string) {
+  const db = handle.db;
+  const now = Date.now();
+  const { id: accountId } = await db.insertInto('accounts').values({ name: 'Old', created_at: now - 90 * DAY }).returning('id').executeTakeFirstOrThrow();
+  const { id: endpointId } = await db.insertInto('webhook_endpoints').values({
+    account_id: accountId, name: 'e', url: 'https://hooks.example.com/', event_types: '["deal.won"]', enabled: true, disabled_reason: null,
+    secret_encrypted: encryptSecret(Buffer.from(secretKeyHex, 'hex'), `whsec_${randomBytes(32).toString('base64')}`), previous_secret_encrypted: null,
+    previous_secret_expires_at: null, failing_since: null, created_at: now - 90 * DAY, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow();
+  return {
+    async delivered(daysAgo: number): Promise<number> {
+      const at = now - daysAgo * DAY;
+      const { id: eventId } = await db.insertInto('events').values({
+        account_id: accountId, public_id: `evt_${randomBytes(8).toString('hex')}`, event_type: 'deal.won', org_id: 1, payload: '{}', created_at: at, dispatched_at: at,
+      }).returning('id').executeTakeFirstOrThrow();
+      const { id: deliveryId } = await db.insertInto('webhook_deliveries').values({
+        account_id: accountId, endpoint_id: endpointId, event_id: eventId, event_type: 'deal.won', status: 'sent', attempts: 1, next_attempt_at: null,
+        response_status: 200, created_at: at, last_attempt_at: at,
+      }).returning('id').executeTakeFirstOrThrow();
+      await db.insertInto('webhook_attempts').values({
+        account_id: accountId, delivery_id: deliveryId, attempt_number: 1, trigger: 'scheduled', status_code: 200, error: null, response_body: 'ok', duration_ms: 5, requested_at: at,
+      }).execute();
+      return eventId;
+    },
+  };
+}
+
 interface Out {
   code: number;
   stdout: string;
@@ -181,31 +209,11 @@ for (const engine of engines()) {
       const db = await emptyDatabase(engine, dir);
       try {
         await migrateToLatest(db.handle.db);
-        const now = Date.now();
-        const { id: accountId } = await db.handle.db.insertInto('accounts').values({ name: 'Old', created_at: now - 90 * DAY }).returning('id').executeTakeFirstOrThrow();
-        const { id: endpointId } = await db.handle.db.insertInto('webhook_endpoints').values({
-          account_id: accountId, name: 'e', url: 'https://hooks.example.com/', event_types: '["deal.won"]', enabled: true, disabled_reason: null,
-          secret_encrypted: encryptSecret(Buffer.from(secretKey, 'hex'), `whsec_${randomBytes(32).toString('base64')}`), previous_secret_encrypted: null, previous_secret_expires_at: null, failing_since: null, created_at: now - 90 * DAY, updated_at: now,
-        }).returning('id').executeTakeFirstOrThrow();
-        /** A delivered event of `daysAgo`. */
-        const history = async (daysAgo: number) => {
-          const at = now - daysAgo * DAY;
-          const { id: eventId } = await db.handle.db.insertInto('events').values({
-            account_id: accountId, public_id: `evt_${randomBytes(8).toString('hex')}`, event_type: 'deal.won', org_id: 1, payload: '{}', created_at: at, dispatched_at: at,
-          }).returning('id').executeTakeFirstOrThrow();
-          const { id: deliveryId } = await db.handle.db.insertInto('webhook_deliveries').values({
-            account_id: accountId, endpoint_id: endpointId, event_id: eventId, event_type: 'deal.won', status: 'sent', attempts: 1, next_attempt_at: null,
-            response_status: 200, created_at: at, last_attempt_at: at,
-          }).returning('id').executeTakeFirstOrThrow();
-          await db.handle.db.insertInto('webhook_attempts').values({
-            account_id: accountId, delivery_id: deliveryId, attempt_number: 1, trigger: 'scheduled', status_code: 200, error: null, response_body: 'ok', duration_ms: 5, requested_at: at,
-          }).execute();
-          return eventId;
-        };
+        const history = await deliveredHistory(db.handle, secretKey);
         const events = async () => (await db.handle.db.selectFrom('events').select('id').orderBy('id').execute()).map((e) => e.id);
-        const sixty = await history(60);
-        const twenty = await history(20);
-        const ten = await history(10);
+        const sixty = await history.delivered(60);
+        const twenty = await history.delivered(20);
+        const ten = await history.delivered(10);
 
         const server = await startServer(loadConfig(settings(db.url)), { logger: false, migrate: false });
         try {
@@ -236,6 +244,41 @@ for (const engine of engines()) {
           await stopWorker?.();
           await worker;
         }
+      } finally {
+        await db.drop();
+      }
+    });
+
+    test('webhooks purge: the same purge on demand, with the setting or --days; counts printed as JSON', async () => {
+      const db = await emptyDatabase(engine, dir);
+      try {
+        await migrateToLatest(db.handle.db);
+        const history = await deliveredHistory(db.handle, secretKey);
+        const sixty = await history.delivered(60);
+        const twenty = await history.delivered(20);
+        const ten = await history.delivered(10);
+        const events = async () => (await db.handle.db.selectFrom('events').select('id').orderBy('id').execute()).map((e) => e.id);
+        const purge = async (args: string[], extra: Record<string, string> = {}) => {
+          const r = await cli(['webhooks', 'purge', ...args], settings(db.url, extra));
+          assert.deepEqual([r.code, r.stderr, lines(r.stdout).length], [0, '', 1], r.stderr);
+          return JSON.parse(r.stdout);
+        };
+        assert.deepEqual(await purge([], { CUSTOPS_WEBHOOK_RETENTION_DAYS: '0' }), { cutoff: null, events: 0, deliveries: 0, attempts: 0, batches: 0 });
+        assert.deepEqual(await events(), [sixty, twenty, ten], '0 keeps everything');
+        const before = Date.now();
+        const result = await purge([]);
+        const cutoff = Date.parse(result.cutoff);
+        assert.ok(cutoff >= before - 30 * DAY && cutoff <= Date.now() - 30 * DAY, result.cutoff);
+        assert.deepEqual({ ...result, cutoff: null }, { cutoff: null, events: 1, deliveries: 1, attempts: 1, batches: 2 }, 'the default 30 days');
+        assert.deepEqual(await events(), [twenty, ten]);
+        assert.deepEqual({ ...(await purge(['--days', '15'])), cutoff: null }, { cutoff: null, events: 1, deliveries: 1, attempts: 1, batches: 2 });
+        assert.deepEqual(await events(), [ten]);
+        for (const days of ['0', 'abc', '-3']) {
+          const bad = await cli(['webhooks', 'purge', '--days', days], settings(db.url));
+          assert.deepEqual([bad.code, bad.stdout, lines(bad.stderr).length], [2, '', 1], days);
+          assert.match(bad.stderr, days === '-3' ? /^custops: Option '--days' argument is ambiguous/ : /^custops: --days must be a positive whole number/);
+        }
+        assert.deepEqual(await events(), [ten]);
       } finally {
         await db.drop();
       }
