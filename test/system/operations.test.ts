@@ -290,7 +290,9 @@ for (const engine of engines()) {
         for (const size of [3, 6]) {
           // The serve's own connections are told apart on the server by their application_name.
           const app = `custops-ops-${randomBytes(4).toString('hex')}`;
-          const url = `${db.url}&application_name=${app}`;
+          const withName = new URL(db.url);
+          withName.searchParams.set('application_name', app);
+          const url = withName.toString();
           const server = await startServer(loadConfig(settings(url, { CUSTOPS_PG_POOL_SIZE: String(size), CUSTOPS_DB_CONNECT_TIMEOUT_MS: '30000' })), { logger: false, migrate: false });
           try {
             // Its LISTEN connections (webhook outbox, API key revocations) are held for as long as it runs.
