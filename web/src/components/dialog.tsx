@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { Alert } from './alert';
+import { SecretField } from './secret';
 import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Button } from './button';
 
@@ -60,6 +62,58 @@ export function ConfirmDialog({
           {confirmLabel}
         </Button>
       </div>
+    </Dialog>
+  );
+}
+
+/** The buttons ending a dialog's form: Cancel, then the primary submit button. */
+export function FormActions({
+  submitLabel,
+  onCancel,
+  pending,
+  variant = 'primary',
+}: {
+  submitLabel: string;
+  onCancel: () => void;
+  pending?: boolean;
+  variant?: 'primary' | 'danger';
+}) {
+  return (
+    <div className="dialog-actions">
+      <Button onClick={onCancel}>Cancel</Button>
+      <Button type="submit" variant={variant} disabled={pending}>
+        {submitLabel}
+      </Button>
+    </div>
+  );
+}
+
+/** The one button ending a dialog that only shows something. */
+export function DoneAction({ onDone }: { onDone: () => void }) {
+  return (
+    <div className="dialog-actions">
+      <Button variant="primary" onClick={onDone}>
+        Done
+      </Button>
+    </div>
+  );
+}
+
+/** A secret the server shows only once (a signing secret), with the warning, a copy button and Done. */
+export function SecretShownDialog({ title, warning, label, secret, copyLabel, isOpen = true, onDone }: {
+  title: string;
+  warning: string;
+  label: string;
+  secret: string;
+  copyLabel: string;
+  isOpen?: boolean;
+  onDone: () => void;
+}) {
+  return (
+    <Dialog title={title} isOpen={isOpen} onOpenChange={(open) => !open && onDone()}>
+      <Alert tone="warning">{warning}</Alert>
+      <SecretField label={label} value={secret} copyLabel={copyLabel} />
+      <DoneAction onDone={onDone} />
     </Dialog>
   );
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../lib/api';
 import { Button } from './button';
-import { Dialog } from './dialog';
+import { Dialog, FormActions } from './dialog';
 import { TextField } from './field';
 import { FormError, fieldError } from './states';
 
@@ -72,12 +72,7 @@ export function LostReasonDialog({
         <TextField label="Reason code" value={code} onChange={(e) => setCode(e.target.value)} maxLength={100} error={missing.code ?? fieldError(error, 'lost_reason.code') ?? fieldError(error, 'lost_reason')} description="Short and stable, e.g. price" />
         <TextField label="Reason label" value={label} onChange={(e) => setLabel(e.target.value)} maxLength={500} error={missing.label ?? fieldError(error, 'lost_reason.label')} />
         <FormError error={error} />
-        <div className="dialog-actions">
-          <Button onClick={onCancel}>Cancel</Button>
-          <Button type="submit" variant="danger" disabled={pending}>
-            Mark as lost
-          </Button>
-        </div>
+        <FormActions submitLabel="Mark as lost" onCancel={onCancel} pending={pending} variant="danger" />
       </form>
     </Dialog>
   );

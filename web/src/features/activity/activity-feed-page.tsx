@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { ActivityList } from '../../components/activity-list';
 import { Button } from '../../components/button';
 import { SelectField, TextField } from '../../components/field';
+import { UserFilter } from '../../components/user-filter';
 import { OrgPicker } from '../../components/org-picker';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { api, unwrap } from '../../lib/api';
-import { useUsers } from '../../lib/lookups';
 import { compact } from '../../lib/url-search';
 import type { ActivitySearch } from './activity-search';
 
@@ -29,7 +29,6 @@ function IdFilter({ label, value, onChange }: { label: string; value: number | u
 export function ActivityFeedPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const users = useUsers();
   const feed = useQuery({
     queryKey: ['activity', 'feed', search],
     queryFn: () => unwrap(api.GET('/api/v1/activity', { params: { query: search } })),
@@ -44,10 +43,7 @@ export function ActivityFeedPage() {
           <option value="timeline">Deal timelines</option>
           <option value="support_log">Ticket logs</option>
         </SelectField>
-        <SelectField label="Team member" value={search.user_id ?? ''} onChange={(e) => change({ user_id: e.target.value ? Number(e.target.value) : undefined })}>
-          <option value="">Anyone</option>
-          {users.map((u) => <option key={u.id} value={u.id}>{u.display_name}</option>)}
-        </SelectField>
+        <UserFilter label="Team member" value={search.user_id} onChange={(user_id) => change({ user_id })} />
         <OrgPicker value={search.org_id} onChange={(org_id) => change({ org_id })} />
         <IdFilter key={`d${search.deal_id ?? ''}`} label="Deal id" value={search.deal_id} onChange={(deal_id) => change({ deal_id })} />
         <IdFilter key={`t${search.ticket_id ?? ''}`} label="Ticket id" value={search.ticket_id} onChange={(ticket_id) => change({ ticket_id })} />

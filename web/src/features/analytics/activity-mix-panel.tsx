@@ -1,6 +1,6 @@
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ActivityReport } from './reports';
-import { ChartFigure, Figure } from './figures';
+import { ChartFigure, Figure, Panel } from './figures';
 
 type Mix = ActivityReport;
 const KINDS = [['note', 'Notes'], ['email', 'Emails'], ['call', 'Calls'], ['meeting', 'Meetings']] as const;
@@ -10,8 +10,7 @@ export function ActivityMixPanel({ report }: { report: Mix }) {
   const c = report.change;
   const data = [...KINDS.map(([k, label]) => ({ kind: label, entries: report.by_kind[k] })), { kind: 'Support logs', entries: report.by_source.support_log }];
   return (
-    <section aria-labelledby="mix-heading" className="panel">
-      <h2 id="mix-heading">Activity mix</h2>
+    <Panel id="mix" title="Activity mix">
       <dl className="figures">
         <Figure label="All activity" value={report.total} metric="activity.total" change={c?.total} />
         {KINDS.map(([k, label]) => <Figure key={k} label={label} value={report.by_kind[k]} metric={`activity.by_kind.${k}`} change={c?.by_kind[k]} />)}
@@ -27,6 +26,6 @@ export function ActivityMixPanel({ report }: { report: Mix }) {
           </BarChart>
         </ResponsiveContainer>
       </ChartFigure>
-    </section>
+    </Panel>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import type { CustomersReport } from './reports';
-import { Figure } from './figures';
+import { Figure, Panel } from './figures';
 
 type Customers = CustomersReport;
 type Row = { org_id: number; name: string; value: number };
@@ -26,8 +26,7 @@ function Ranking({ title, rows }: { title: string; rows: Row[] }) {
 export function CustomersPanel({ report }: { report: Customers }) {
   const c = report.change?.totals;
   return (
-    <section aria-labelledby="customers-heading" className="panel">
-      <h2 id="customers-heading">Customers</h2>
+    <Panel id="customers" title="Customers">
       <dl className="figures">
         <Figure label="With deals created" value={report.totals.customers_with_deals_created} metric="customers.totals.customers_with_deals_created" change={c?.customers_with_deals_created} />
         <Figure label="With deals won" value={report.totals.customers_with_deals_won} metric="customers.totals.customers_with_deals_won" change={c?.customers_with_deals_won} />
@@ -41,6 +40,6 @@ export function CustomersPanel({ report }: { report: Customers }) {
         <Ranking title="Most open deals now" rows={report.now_rankings.open_deals} />
         <Ranking title="Most open tickets now" rows={report.now_rankings.open_tickets} />
       </div>
-    </section>
+    </Panel>
   );
 }

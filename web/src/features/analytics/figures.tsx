@@ -33,6 +33,31 @@ export function Figure({ label, value, metric, change, unit = '' }: { label: str
   );
 }
 
+/**
+ * Headline figures of one report, each shown with its change when the report compares: the value
+ * is `values[key]`, the change `changes[key]`, the metric `${metric}.${key}`. `now` figures (a
+ * state of today, not of the period) have no change.
+ */
+export function FigureList<K extends string>({
+  metric,
+  values,
+  changes,
+  figures,
+}: {
+  metric: string;
+  values: NoInfer<{ [P in K]: number | string | null }>;
+  changes: NoInfer<{ [P in K]?: Change | null }> | null | undefined;
+  figures: readonly { key: K; label: string; unit?: string; now?: boolean }[];
+}) {
+  return (
+    <dl className="figures">
+      {figures.map((f) => (
+        <Figure key={f.key} label={f.label} value={values[f.key]} unit={f.unit} metric={`${metric}.${f.key}`} change={f.now ? null : changes?.[f.key]} />
+      ))}
+    </dl>
+  );
+}
+
 /** A chart with a caption; its numbers are also in the table beside it, so nothing is only a picture. */
 export function ChartFigure({ caption, children }: { caption: string; children: React.ReactNode }) {
   return (
@@ -42,5 +67,15 @@ export function ChartFigure({ caption, children }: { caption: string; children: 
         {children}
       </div>
     </figure>
+  );
+}
+
+/** One report of the dashboard: a titled section (named by its heading). */
+export function Panel({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className="panel">
+      <h2 id={`${id}-heading`}>{title}</h2>
+      {children}
+    </section>
   );
 }

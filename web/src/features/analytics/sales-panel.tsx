@@ -1,11 +1,13 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SalesReport } from './reports';
 import { formatMoney } from '../../lib/money';
-import { ChartFigure, Figure, changeText } from './figures';
+import { changeText, ChartFigure, Figure, FigureList, Panel } from './figures';
 
 type Sales = SalesReport;
 const STAGES = ['new', 'qualified', 'proposal', 'negotiation', 'won'] as const;
 const STAGE_LABEL = { new: 'New', qualified: 'Qualified', proposal: 'Proposal', negotiation: 'Negotiation', won: 'Won' } as const;
+
+const FIGURES = [{ key: 'created', label: 'Deals created' }, { key: 'won', label: 'Won' }, { key: 'lost', label: 'Lost' }, { key: 'win_rate', label: 'Win rate', unit: '%' }] as const;
 
 /** Sales totals with compare deltas, the funnel, lost reasons and the open pipeline (now). */
 export function SalesPanel({ report }: { report: Sales }) {
@@ -13,14 +15,8 @@ export function SalesPanel({ report }: { report: Sales }) {
   const funnel = STAGES.map((s) => ({ stage: STAGE_LABEL[s], deals: report.funnel[s] }));
   const pipeline = report.open_pipeline.by_status.map((s) => ({ status: s.status, deals: s.count }));
   return (
-    <section aria-labelledby="sales-heading" className="panel">
-      <h2 id="sales-heading">Sales</h2>
-      <dl className="figures">
-        <Figure label="Deals created" value={report.created} metric="sales.created" change={c?.created} />
-        <Figure label="Won" value={report.won} metric="sales.won" change={c?.won} />
-        <Figure label="Lost" value={report.lost} metric="sales.lost" change={c?.lost} />
-        <Figure label="Win rate" value={report.win_rate} unit="%" metric="sales.win_rate" change={c?.win_rate ?? null} />
-      </dl>
+    <Panel id="sales" title="Sales">
+      <FigureList metric="sales" values={report} changes={c} figures={FIGURES} />
       <div className="grid-2">
         <div>
           <ChartFigure caption="Funnel: deals created in the period that reached each stage">
@@ -93,6 +89,6 @@ export function SalesPanel({ report }: { report: Sales }) {
           </table></div>
         </div>
       </div>
-    </section>
+    </Panel>
   );
 }

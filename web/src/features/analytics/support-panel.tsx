@@ -1,21 +1,19 @@
 import type { SupportReport } from './reports';
-import { Figure } from './figures';
+import { FigureList, Panel } from './figures';
 
 type Support = SupportReport;
+
+const FIGURES = [
+  { key: 'created', label: 'Tickets created' }, { key: 'closed', label: 'Closed' }, { key: 'support_updates', label: 'Support updates' },
+  { key: 'currently_open', label: 'Open now', now: true }, { key: 'aged_open', label: 'Open over 7 days', now: true },
+] as const;
 
 /** Support totals with deltas, tickets open now and aged open, and the busiest customers. */
 export function SupportPanel({ report }: { report: Support }) {
   const c = report.change;
   return (
-    <section aria-labelledby="support-heading" className="panel">
-      <h2 id="support-heading">Support</h2>
-      <dl className="figures">
-        <Figure label="Tickets created" value={report.created} metric="support.created" change={c?.created} />
-        <Figure label="Closed" value={report.closed} metric="support.closed" change={c?.closed} />
-        <Figure label="Support updates" value={report.support_updates} metric="support.support_updates" change={c?.support_updates} />
-        <Figure label="Open now" value={report.currently_open} metric="support.currently_open" />
-        <Figure label="Open over 7 days" value={report.aged_open} metric="support.aged_open" />
-      </dl>
+    <Panel id="support" title="Support">
+      <FigureList metric="support" values={report} changes={c} figures={FIGURES} />
       <div className="table-wrap"><table className="table compact">
         <caption>Customers with the most tickets in the period</caption>
         <thead><tr><th scope="col">Organization</th><th scope="col">Created</th><th scope="col">Closed</th><th scope="col">Updates</th><th scope="col">Open now</th></tr></thead>
@@ -26,6 +24,6 @@ export function SupportPanel({ report }: { report: Support }) {
           ))}
         </tbody>
       </table></div>
-    </section>
+    </Panel>
   );
 }

@@ -1,5 +1,5 @@
 import type { TeamReport } from './reports';
-import { changeText } from './figures';
+import { changeText, Panel } from './figures';
 
 type Team = TeamReport;
 const FACTS = [
@@ -10,8 +10,7 @@ const FACTS = [
 /** The team table: every user's totals of the period, and the account's totals (with change). */
 export function TeamPanel({ report }: { report: Team }) {
   return (
-    <section aria-labelledby="team-heading" className="panel">
-      <h2 id="team-heading">Team</h2>
+    <Panel id="team" title="Team">
       <div className="table-wrap">
         <table className="table compact">
           <caption className="visually-hidden">Per-user totals</caption>
@@ -39,6 +38,6 @@ export function TeamPanel({ report }: { report: Team }) {
           </tfoot>
         </table>
       </div>
-    </section>
+    </Panel>
   );
 }

@@ -1,6 +1,6 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TrendsReport } from './reports';
-import { ChartFigure, Figure } from './figures';
+import { ChartFigure, Figure, Panel } from './figures';
 
 type Trends = TrendsReport;
 const SERIES = [
@@ -15,8 +15,7 @@ const SERIES = [
 /** ISO-week trends as lines, with the same numbers in a table. */
 export function TrendsPanel({ report }: { report: Trends }) {
   return (
-    <section aria-labelledby="trends-heading" className="panel">
-      <h2 id="trends-heading">Weekly trends</h2>
+    <Panel id="trends" title="Weekly trends">
       <ChartFigure caption="Per ISO week">
         <ResponsiveContainer width="100%" height={260}>
           <LineChart accessibilityLayer={false} data={report.weeks}>
@@ -80,6 +79,6 @@ export function TrendsPanel({ report }: { report: Trends }) {
           </table>
         </div>
       </details>
-    </section>
+    </Panel>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
+import { ACTIONS_COLUMN, DataTable } from '../../components/data-table';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/dialog';
 import { Page } from '../../components/page';
@@ -30,48 +31,31 @@ export function ApiKeysPage() {
       <p className="muted">Keys authenticate integrations and AI agents. A secret is shown once, when the key is created; only its prefix is kept in view.</p>
       {keys.error ? <Alert>{keys.error.message}</Alert> : null}
       {revoke.error ? <Alert>{revoke.error.message}</Alert> : null}
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">API keys of the account</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Rate limit</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.data.map((key) => (
-              <tr key={key.id}>
-                <td>{key.name}</td>
-                <td className="mono">{key.prefix}…</td>
-                <td>{key.scopes.join(', ')}</td>
-                <td>{key.rate_limit_per_minute === null ? 'default' : `${key.rate_limit_per_minute}/min`}</td>
-                <td>{formatDateTime(key.created_at)}</td>
-                <td title={formatDateTime(key.last_used_at)}>{key.last_used_at ? formatRelative(key.last_used_at) : 'never'}</td>
-                <td>{key.revoked_at ? <span className="badge badge-neutral">Revoked {formatDateTime(key.revoked_at)}</span> : <span className="badge badge-ok">Active</span>}</td>
-                <td>
-                  {key.revoked_at ? null : (
-                    <Button variant="link" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
-                      Revoke
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {keys.data && keys.data.data.length === 0 ? (
-              <tr>
-                <td colSpan={8}>No API keys yet.</td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="API keys of the account" columns={['Name', 'Prefix', 'Scopes', 'Rate limit', 'Created', 'Last used', 'Status', ACTIONS_COLUMN]}>
+        {keys.data?.data.map((key) => (
+          <tr key={key.id}>
+            <td>{key.name}</td>
+            <td className="mono">{key.prefix}…</td>
+            <td>{key.scopes.join(', ')}</td>
+            <td>{key.rate_limit_per_minute === null ? 'default' : `${key.rate_limit_per_minute}/min`}</td>
+            <td>{formatDateTime(key.created_at)}</td>
+            <td title={formatDateTime(key.last_used_at)}>{key.last_used_at ? formatRelative(key.last_used_at) : 'never'}</td>
+            <td>{key.revoked_at ? <span className="badge badge-neutral">Revoked {formatDateTime(key.revoked_at)}</span> : <span className="badge badge-ok">Active</span>}</td>
+            <td>
+              {key.revoked_at ? null : (
+                <Button variant="link" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
+                  Revoke
+                </Button>
+              )}
+            </td>
+          </tr>
+        ))}
+        {keys.data && keys.data.data.length === 0 ? (
+          <tr>
+            <td colSpan={8}>No API keys yet.</td>
+          </tr>
+        ) : null}
+      </DataTable>
       {keys.data ? <Pager pagination={keys.data.pagination} onPage={(p) => navigate({ search: { page: p } })} /> : null}
       <CreateKeyDialog isOpen={creating} onOpenChange={setCreating} />
       <ConfirmDialog

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
 import { CopyButton } from '../../components/copy-button';
-import { Dialog } from '../../components/dialog';
+import { Dialog, DoneAction, FormActions } from '../../components/dialog';
 import { SecretField } from '../../components/secret';
 import { CheckboxGroup, TextField } from '../../components/field';
 import { ApiError } from '../../lib/api';
@@ -69,11 +68,7 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
             <CopyButton text={mcp} label="Copy MCP configuration" />
           </>
         ) : null}
-        <div className="dialog-actions">
-          <Button variant="primary" onClick={() => close(false)}>
-            Done
-          </Button>
-        </div>
+        <DoneAction onDone={() => close(false)} />
       </Dialog>
     );
   }
@@ -104,12 +99,7 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
           error={errors.rate_limit_per_minute}
           description="Leave empty for the server's default."
         />
-        <div className="dialog-actions">
-          <Button onClick={() => close(false)}>Cancel</Button>
-          <Button type="submit" variant="primary" disabled={create.isPending}>
-            Create key
-          </Button>
-        </div>
+        <FormActions submitLabel="Create key" onCancel={() => close(false)} pending={create.isPending} />
       </form>
     </Dialog>
   );

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { SelectField, TextField } from '../../components/field';
+import { UserFilter } from '../../components/user-filter';
 import { OrgPicker } from '../../components/org-picker';
-import { useUsers } from '../../lib/lookups';
 import { DEAL_STATUSES, STATUS_LABEL } from '../../lib/schemas';
 import { PER_PAGE_CHOICES, type DealsSearch } from './deals-search';
 
 /** The filter bar of the deals table: each change goes into the URL (a new history entry). */
 export function DealsFilters({ search, onChange }: { search: DealsSearch; onChange: (next: Partial<DealsSearch>) => void }) {
-  const users = useUsers();
   const [q, setQ] = useState(search.q ?? '');
   const day = (name: keyof DealsSearch, label: string) => (
     <TextField label={label} type="date" value={(search[name] as string | undefined) ?? ''} onChange={(e) => onChange({ [name]: e.target.value || undefined })} />
@@ -33,14 +32,7 @@ export function DealsFilters({ search, onChange }: { search: DealsSearch; onChan
           </option>
         ))}
       </SelectField>
-      <SelectField label="Owner" value={search.owner_user_id ?? ''} onChange={(e) => onChange({ owner_user_id: e.target.value ? Number(e.target.value) : undefined })}>
-        <option value="">Anyone</option>
-        {users.map((u) => (
-          <option key={u.id} value={u.id}>
-            {u.display_name}
-          </option>
-        ))}
-      </SelectField>
+      <UserFilter value={search.owner_user_id} onChange={(owner_user_id) => onChange({ owner_user_id })} />
       <OrgPicker value={search.org_id} onChange={(org_id) => onChange({ org_id })} />
       {day('created_from', 'Created from')}
       {day('created_to', 'Created to')}

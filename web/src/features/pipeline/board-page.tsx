@@ -3,11 +3,11 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Alert } from '../../components/alert';
 import { LostReasonDialog } from '../../components/lost-reason-dialog';
+import { UserFilter } from '../../components/user-filter';
 import { OrgPicker } from '../../components/org-picker';
 import { Page } from '../../components/page';
-import { SelectField, TextField } from '../../components/field';
+import { TextField } from '../../components/field';
 import { useMoveDeal } from '../../lib/deal-moves';
-import { useUsers } from '../../lib/lookups';
 import { DEAL_STATUSES, STATUS_LABEL, type Deal, type DealStatus } from '../../lib/schemas';
 import { compact } from '../../lib/url-search';
 import { BoardColumn } from './board-column';
@@ -28,7 +28,6 @@ const announcements: Announcements = {
 export function BoardPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const users = useUsers();
   const move = useMoveDeal();
   const [losing, setLosing] = useState<Deal | null>(null);
   const [qInput, setQInput] = useState(search.q ?? '');
@@ -63,14 +62,7 @@ export function BoardPage() {
           setFilters({ q: qInput.trim() || undefined });
         }}
       >
-        <SelectField label="Owner" value={search.owner ?? ''} onChange={(e) => setFilters({ owner: e.target.value ? Number(e.target.value) : undefined })}>
-          <option value="">Anyone</option>
-          {users.map((u) => (
-            <option key={u.id} value={u.id}>
-              {u.display_name}
-            </option>
-          ))}
-        </SelectField>
+        <UserFilter value={search.owner} onChange={(owner) => setFilters({ owner })} />
         <OrgPicker value={search.org} onChange={(org) => setFilters({ org })} />
         <TextField label="Title contains" type="search" value={qInput} onChange={(e) => setQInput(e.target.value)} onBlur={() => setFilters({ q: qInput.trim() || undefined })} />
       </form>

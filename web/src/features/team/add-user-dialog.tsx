@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
+import { Dialog, FormActions } from '../../components/dialog';
 import { SelectField, TextField } from '../../components/field';
 import { ApiError } from '../../lib/api';
 import type { Role } from '../../lib/types';
@@ -52,12 +51,7 @@ export function AddUserDialog({ isOpen, onOpenChange, canMakeOwner }: { isOpen: 
           <input type="checkbox" checked={form.support_enabled} onChange={(e) => setForm({ ...form, support_enabled: e.target.checked })} />
           <span>Works support tickets</span>
         </label>
-        <div className="dialog-actions">
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" disabled={add.isPending}>
-            Add user
-          </Button>
-        </div>
+        <FormActions submitLabel="Add user" onCancel={close} pending={add.isPending} />
       </form>
     </Dialog>
   );

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
+import { Dialog, FormActions } from '../../components/dialog';
 import { SelectField } from '../../components/field';
 import { ApiError } from '../../lib/api';
 import type { Role, User } from '../../lib/types';
@@ -36,12 +35,7 @@ export function EditUserDialog({ user, canMakeOwner, onClose }: { user: User; ca
           <input type="checkbox" checked={support} onChange={(e) => setSupport(e.target.checked)} />
           <span>Works support tickets</span>
         </label>
-        <div className="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" disabled={update.isPending}>
-            Save
-          </Button>
-        </div>
+        <FormActions submitLabel="Save" onCancel={onClose} pending={update.isPending} />
       </form>
     </Dialog>
   );

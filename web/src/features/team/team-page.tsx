@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
+import { ACTIONS_COLUMN, DataTable } from '../../components/data-table';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/dialog';
 import { Page } from '../../components/page';
@@ -35,55 +36,39 @@ export function TeamPage() {
     >
       {team.error ? <Alert>{team.error.message}</Alert> : null}
       {update.error ? <Alert>{update.error.message}</Alert> : null}
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">Team users</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Support</th>
-              <th scope="col">Added</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {team.data?.data.map((u) => (
-              <tr key={u.id}>
-                <td>
-                  {u.display_name}
-                  {u.id === me.id ? <span className="muted"> (you)</span> : null}
-                </td>
-                <td>{u.email}</td>
-                <td>{u.role}</td>
-                <td>{u.is_active ? <span className="badge badge-ok">Active</span> : <span className="badge badge-neutral">Deactivated</span>}</td>
-                <td>{u.support_enabled ? 'Yes' : 'No'}</td>
-                <td>{formatDateTime(u.created_at)}</td>
-                <td>
-                  {mayChange(u) ? (
-                    <span className="row">
-                      <Button variant="link" aria-label={`Edit ${u.display_name}`} onClick={() => setEditing(u)}>
-                        Edit
-                      </Button>
-                      {u.is_active ? (
-                        <Button variant="link" aria-label={`Deactivate ${u.display_name}`} onClick={() => setDeactivating(u)}>
-                          Deactivate
-                        </Button>
-                      ) : (
-                        <Button variant="link" aria-label={`Reactivate ${u.display_name}`} onClick={() => update.mutate({ id: u.id, is_active: true })}>
-                          Reactivate
-                        </Button>
-                      )}
-                    </span>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Team users" columns={['Name', 'Email', 'Role', 'Status', 'Support', 'Added', ACTIONS_COLUMN]}>
+        {team.data?.data.map((u) => (
+          <tr key={u.id}>
+            <td>
+              {u.display_name}
+              {u.id === me.id ? <span className="muted"> (you)</span> : null}
+            </td>
+            <td>{u.email}</td>
+            <td>{u.role}</td>
+            <td>{u.is_active ? <span className="badge badge-ok">Active</span> : <span className="badge badge-neutral">Deactivated</span>}</td>
+            <td>{u.support_enabled ? 'Yes' : 'No'}</td>
+            <td>{formatDateTime(u.created_at)}</td>
+            <td>
+              {mayChange(u) ? (
+                <span className="row">
+                  <Button variant="link" aria-label={`Edit ${u.display_name}`} onClick={() => setEditing(u)}>
+                    Edit
+                  </Button>
+                  {u.is_active ? (
+                    <Button variant="link" aria-label={`Deactivate ${u.display_name}`} onClick={() => setDeactivating(u)}>
+                      Deactivate
+                    </Button>
+                  ) : (
+                    <Button variant="link" aria-label={`Reactivate ${u.display_name}`} onClick={() => update.mutate({ id: u.id, is_active: true })}>
+                      Reactivate
+                    </Button>
+                  )}
+                </span>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {team.data ? <Pager pagination={team.data.pagination} onPage={(p) => navigate({ search: { page: p } })} /> : null}
       <AddUserDialog isOpen={adding} onOpenChange={setAdding} canMakeOwner={me.role === 'owner'} />
       {editing ? <EditUserDialog user={editing} canMakeOwner={me.role === 'owner'} onClose={() => setEditing(null)} /> : null}

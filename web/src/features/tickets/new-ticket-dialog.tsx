@@ -1,8 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
+import { Dialog, FormActions } from '../../components/dialog';
 import { SelectField, TextField } from '../../components/field';
 import { OrgPicker } from '../../components/org-picker';
 import { FormError, fieldError } from '../../components/states';
@@ -73,12 +72,7 @@ export function NewTicketDialog({ isOpen, onClose, initialOrg }: { isOpen: boole
         <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={500} error={missing.title ?? fieldError(create.error, 'title')} />
         <TextAreaField label="Details" value={details} onChange={(e) => setDetails(e.target.value)} error={missing.details ?? fieldError(create.error, 'details')} />
         <FormError error={create.error} />
-        <div className="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" disabled={create.isPending}>
-            Open ticket
-          </Button>
-        </div>
+        <FormActions submitLabel="Open ticket" onCancel={onClose} pending={create.isPending} />
       </form>
     </Dialog>
   );

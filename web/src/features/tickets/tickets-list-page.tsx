@@ -3,13 +3,14 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { SelectField, TextField } from '../../components/field';
+import { UserFilter } from '../../components/user-filter';
 import { OrgPicker } from '../../components/org-picker';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { api, unwrap } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
-import { useUserName, useUsers } from '../../lib/lookups';
+import { useUserName } from '../../lib/lookups';
 import { TICKET_STATUS_LABEL } from '../../lib/schemas';
 import { useSession } from '../../lib/session';
 import { compact } from '../../lib/url-search';
@@ -25,7 +26,6 @@ export function TicketsListPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const session = useSession();
-  const users = useUsers();
   const userName = useUserName();
   const [creating, setCreating] = useState(false);
   const [q, setQ] = useState(search.q ?? '');
@@ -54,10 +54,7 @@ export function TicketsListPage() {
         <Button type="submit">Search</Button>
         <OrgPicker value={search.org_id} onChange={(org_id) => change({ org_id })} />
         {view !== 'mine' ? (
-          <SelectField label="Owner" value={search.owner_user_id ?? ''} onChange={(e) => change({ owner_user_id: e.target.value ? Number(e.target.value) : undefined })}>
-            <option value="">Anyone</option>
-            {users.map((u) => <option key={u.id} value={u.id}>{u.display_name}</option>)}
-          </SelectField>
+          <UserFilter value={search.owner_user_id} onChange={(owner_user_id) => change({ owner_user_id })} />
         ) : null}
         <TextField label="Created from" type="date" value={search.created_from ?? ''} onChange={(e) => change({ created_from: e.target.value || undefined })} />
         <TextField label="Created to" type="date" value={search.created_to ?? ''} onChange={(e) => change({ created_to: e.target.value || undefined })} />

@@ -2,8 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { SecretField } from '../../components/secret';
-import { ConfirmDialog, Dialog } from '../../components/dialog';
+import { ConfirmDialog, Dialog, FormActions, SecretShownDialog } from '../../components/dialog';
 import { SelectField, TextField } from '../../components/field';
 import { ApiError } from '../../lib/api';
 import type { EventType, WebhookEndpoint } from '../../lib/types';
@@ -73,12 +72,7 @@ function TestSendDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onCl
             </option>
           ))}
         </SelectField>
-        <div className="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" disabled={send.isPending}>
-            Send test
-          </Button>
-        </div>
+        <FormActions submitLabel="Send test" onCancel={onClose} pending={send.isPending} />
       </form>
     </Dialog>
   );
@@ -89,15 +83,14 @@ function RotateDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClos
   const result = rotate.data as { secret: string; previous_secret_expires_at?: string | null } | undefined;
   if (result) {
     return (
-      <Dialog title="New signing secret" isOpen onOpenChange={(o) => !o && onClose()}>
-        <Alert tone="warning">Copy the new secret now: it is shown only this once.</Alert>
-        <SecretField label="New signing secret" value={result.secret} copyLabel="Copy new secret" />
-        <div className="dialog-actions">
-          <Button variant="primary" onClick={onClose}>
-            Done
-          </Button>
-        </div>
-      </Dialog>
+      <SecretShownDialog
+        title="New signing secret"
+        warning="Copy the new secret now: it is shown only this once."
+        label="New signing secret"
+        secret={result.secret}
+        copyLabel="Copy new secret"
+        onDone={onClose}
+      />
     );
   }
   return (

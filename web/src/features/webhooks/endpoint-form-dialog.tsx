@@ -1,8 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
-import { SecretField } from '../../components/secret';
-import { Dialog } from '../../components/dialog';
+import { Dialog, FormActions, SecretShownDialog } from '../../components/dialog';
 import { CheckboxGroup, TextField } from '../../components/field';
 import { ApiError } from '../../lib/api';
 import type { EventType, WebhookEndpoint } from '../../lib/types';
@@ -57,15 +55,15 @@ export function EndpointFormDialog({ endpoint, isOpen, onOpenChange }: { endpoin
 
   if (secret) {
     return (
-      <Dialog title="Endpoint added" isOpen={isOpen} onOpenChange={(open) => !open && close()}>
-        <Alert tone="warning">Copy the signing secret now: it is shown only this once. Your receiver verifies every delivery with it.</Alert>
-        <SecretField label="Signing secret" value={secret} copyLabel="Copy signing secret" />
-        <div className="dialog-actions">
-          <Button variant="primary" onClick={close}>
-            Done
-          </Button>
-        </div>
-      </Dialog>
+      <SecretShownDialog
+        title="Endpoint added"
+        isOpen={isOpen}
+        warning="Copy the signing secret now: it is shown only this once. Your receiver verifies every delivery with it."
+        label="Signing secret"
+        secret={secret}
+        copyLabel="Copy signing secret"
+        onDone={close}
+      />
     );
   }
 
@@ -82,12 +80,7 @@ export function EndpointFormDialog({ endpoint, isOpen, onOpenChange }: { endpoin
           onChange={(v) => setTypes(v as EventType[])}
           error={errors.event_types}
         />
-        <div className="dialog-actions">
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" disabled={create.isPending || update.isPending}>
-            {endpoint ? 'Save' : 'Add endpoint'}
-          </Button>
-        </div>
+        <FormActions submitLabel={endpoint ? 'Save' : 'Add endpoint'} onCancel={close} pending={create.isPending || update.isPending} />
       </form>
     </Dialog>
   );
