@@ -23,11 +23,8 @@ const NOTHING_TO_ROLL_BACK: SqliteStatement = {
  */
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
-  readonly #cache = new Map<string, { stmt: StatementSync; reader: boolean; writes: boolean }>();
+  readonly #cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
   static readonly CACHE_SIZE = 512;
-  /** Statements other than SELECT run on this connection (writes, BEGIN/COMMIT/ROLLBACK): see `generation`. */
-  #localChanges = 0;
-  #dataVersion: StatementSync | undefined;
 
   constructor(path: string, options: { busyTimeoutMs?: number } = {}) {
     this.#db = new DatabaseSync(path);
@@ -45,17 +42,6 @@ export class NodeSqliteDatabase implements SqliteDatabase {
 
   get raw(): DatabaseSync {
     return this.#db;
-  }
-
-  /**
-   * Changes whenever the database may have changed: a statement other than a SELECT on this
-   * connection, or a commit by any other connection or process (`PRAGMA data_version`). Results
-   * cached under one generation are exact while it holds.
-   */
-  generation(): string {
-    this.#dataVersion ??= this.#db.prepare('PRAGMA data_version');
-    const row = this.#dataVersion.get() as { data_version: number };
-    return `${this.#localChanges}:${row.data_version}`;
   }
 
   close(): void {
@@ -76,30 +62,24 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     if (!entry) {
       const stmt = this.#db.prepare(sql);
       const reader = stmt.columns().length > 0;
-      entry = { stmt, reader, writes: !(reader && /^\s*select\b/i.test(sql)) };
+      entry = { stmt, reader };
       if (this.#cache.size >= NodeSqliteDatabase.CACHE_SIZE) {
         const oldest = this.#cache.keys().next().value;
         if (oldest !== undefined) this.#cache.delete(oldest);
       }
       this.#cache.set(sql, entry);
     }
-    const { stmt, reader, writes } = entry;
-    const note = () => {
-      if (writes) this.#localChanges++;
-    };
+    const { stmt, reader } = entry;
     return {
       reader,
       all: (parameters: ReadonlyArray<unknown>) => {
-        note();
         return stmt.all(...parameters.map(bindable));
       },
       run: (parameters: ReadonlyArray<unknown>) => {
-        note();
         const r = stmt.run(...parameters.map(bindable));
         return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
       },
       iterate: (parameters: ReadonlyArray<unknown>) => {
-        note();
         return stmt.iterate(...parameters.map(bindable)) as IterableIterator<unknown>;
       },
     };
