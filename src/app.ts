@@ -16,7 +16,6 @@ import { errorBody, registerErrorHandling } from './http/errors.ts';
 import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.ts';
 import { API_PREFIX, decorateRouteSchemas, registerOpenApi } from './http/openapi.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.ts';
-import { RedisRateLimitStore } from './http/rate-limit-redis.ts';
 import { ErrorResponse, PaginationSchema } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
@@ -107,11 +106,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   logClientError = (obj, msg) => app.log.info(obj, msg);
 
-  const store =
-    deps.rateLimitStore ??
-    (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, { budgetMs: config.redisTimeoutMs, log: app.log }) : new MemoryRateLimitStore());
+  // The Redis client is loaded only when Redis is configured (a process without it never holds ioredis).
+  let store: RateLimitStore;
+  if (deps.rateLimitStore) store = deps.rateLimitStore;
+  else if (config.redisUrl) {
+    const { RedisRateLimitStore } = await import('./http/rate-limit-redis.ts');
+    const redis = new RedisRateLimitStore(config.redisUrl, { budgetMs: config.redisTimeoutMs, log: app.log });
+    await redis.connected();
+    store = redis;
+  } else store = new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
-  if (store instanceof RedisRateLimitStore) await store.connected();
 
   const sharedSchemas = [ErrorResponse, PaginationSchema, ...orgSchemas, ...userSchemas, ...contactSchemas, ...dealSchemas,
     ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas, ...sessionSchemas, ...apiKeySchemas];

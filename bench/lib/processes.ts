@@ -38,9 +38,14 @@ function profileArgs(script: string): string[] {
   return dir && script.endsWith('server-child.ts') ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
 
+/** The server under test runs with the V8 flags `custops serve` runs with (bin/custops.js, first line). */
+function serverArgs(script: string): string[] {
+  return script.endsWith('server-child.ts') ? ['--max-semi-space-size=8'] : [];
+}
+
 /** Runs a TypeScript file with the pinned Node, on one CPU core when taskset is available. */
 export function spawnPinned(core: number, script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const node = [NODE, ...profileArgs(script), script];
+  const node = [NODE, ...serverArgs(script), ...profileArgs(script), script];
   const [cmd, args] = canPin() ? ['taskset', ['-c', String(core), ...node]] : [node[0], node.slice(1)];
   return spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
