@@ -184,15 +184,16 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
   test('390 px: webhooks, an endpoint, deliveries and a delivery fit the width', async () => {
     const d = (await app.get('/api/v1/webhooks/deliveries')).data[0];
     const { page } = await app.open(app.server.owner, '/webhooks', { viewport: PHONE });
-    for (const [path, name] of [
-      ['/webhooks', 'webhooks-390'],
-      [`/webhooks/endpoints/${d.endpoint_id}`, 'webhook-endpoint-390'],
-      ['/webhooks/deliveries', 'webhook-deliveries-390'],
-      [`/webhooks/deliveries/${d.id}`, 'webhook-delivery-390'],
-    ]) {
-      await page.goto(path);
+    // Each page is measured once its data has arrived (the last thing it draws).
+    for (const [path, name, loaded] of [
+      ['/webhooks', 'webhooks-390', page.getByRole('link', { name: 'Dialogs' })],
+      [`/webhooks/endpoints/${d.endpoint_id}`, 'webhook-endpoint-390', page.getByRole('link', { name: `#${d.id}` })],
+      ['/webhooks/deliveries', 'webhook-deliveries-390', page.getByText(/^\d+ deliveries$/)],
+      [`/webhooks/deliveries/${d.id}`, 'webhook-delivery-390', page.getByRole('row', { name: /x-service-signature/ })],
+    ] as const) {
+      if (path !== '/webhooks') await page.goto(path);
       await page.getByRole('heading', { level: 1 }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await loaded.first().waitFor();
       assert.equal(await horizontalOverflow(page), 0, `${path} at 390 px`);
       await screenshot(page, name);
     }

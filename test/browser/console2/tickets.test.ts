@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertAccessible, BROWSER_TEST, horizontalOverflow, PHONE, pressOn, screenshot, tabTo } from '../helpers/browser.ts';
+import { assertAccessible, BROWSER_TEST, focused, horizontalOverflow, PHONE, pressOn, screenshot, tabTo } from '../helpers/browser.ts';
 import { useConsoleServer } from '../helpers/console.ts';
 import { orgWithContact, waitForTrue } from './fixtures.ts';
 
@@ -122,7 +122,9 @@ describe('tickets (browser)', BROWSER_TEST, () => {
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Reopen ticket' }).waitFor();
     assert.equal((await app.get(`/api/v1/support/tickets/${ticket.id}`)).status, 'closed');
-    await pressOn(page, 'Reopen ticket');
+    // The focus stays on the button just pressed, now "Reopen ticket".
+    assert.equal(await focused.text(page), 'Reopen ticket');
+    await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Close ticket' }).waitFor();
     assert.equal((await app.get(`/api/v1/support/tickets/${ticket.id}`)).status, 'open');
     assert.deepEqual(errors, []);

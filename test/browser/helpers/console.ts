@@ -52,11 +52,15 @@ export function useConsoleServer(options: ConsoleOptions = {}): ConsoleTest {
   let server: ConsoleServer | undefined;
   let browser: Browser | undefined;
   let receiver: Receiver | undefined;
+  let launching: Promise<Browser> | undefined;
   const contexts: BrowserContext[] = [];
   const sessions = new Map<string, BrowserContextOptions['storageState']>();
   const wantsReceiver = options.receiver || options.subscribeAll;
 
   before(async () => {
+    // Chromium boots in its own process while the certificates are made here.
+    launching = launchBrowser();
+    launching.catch(() => undefined); // awaited below, and closed after the file even if the rest fails
     const pki = wantsReceiver ? makeTestPki() : null;
     if (pki) receiver = await startReceiver(pki);
     const env: Record<string, string> = {
@@ -64,7 +68,7 @@ export function useConsoleServer(options: ConsoleOptions = {}): ConsoleTest {
       CUSTOPS_RATE_LIMIT_PER_MINUTE: '100000',
       ...(pki ? { NODE_EXTRA_CA_CERTS: pki.caFile } : {}),
     };
-    const [launched, started] = await Promise.allSettled([launchBrowser(), startConsoleServer({ env })]);
+    const [launched, started] = await Promise.allSettled([launching, startConsoleServer({ env })]);
     if (launched.status === 'fulfilled') browser = launched.value;
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'rejected') throw launched.reason;
@@ -78,7 +82,7 @@ export function useConsoleServer(options: ConsoleOptions = {}): ConsoleTest {
   });
   after(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));
-    await browser?.close();
+    await launching?.then((b) => b.close()).catch(() => undefined);
     // The server before the receiver: its dispatcher holds keep-alive connections to the receiver.
     await server?.stop();
     await receiver?.close();

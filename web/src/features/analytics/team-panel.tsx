@@ -31,7 +31,7 @@ export function TeamPanel({ report }: { report: Team }) {
               {FACTS.map(([k]) => (
                 <td key={k} className="num" data-metric={`team.totals.${k}`} data-value={report.totals[k]}>
                   {report.totals[k]}
-                  {report.change ? <span className="figure-change"> {changeText(report.change.totals[k])}</span> : null}
+                  {report.change ? <span className="figure-change cell-change">{changeText(report.change.totals[k])}</span> : null}
                 </td>
               ))}
             </tr>

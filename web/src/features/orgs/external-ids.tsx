@@ -36,7 +36,7 @@ export function ExternalIds({ org }: { org: Org }) {
       {org.external_ids.length === 0 ? (
         <Empty>No integration maps a tenant to this organization yet.</Empty>
       ) : (
-        <table className="table">
+        <table className="table table-spaced">
           <caption className="visually-hidden">External ids</caption>
           <thead><tr><th scope="col">App (source_app)</th><th scope="col">Its tenant id</th></tr></thead>
           <tbody>

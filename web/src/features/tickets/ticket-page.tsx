@@ -30,19 +30,40 @@ function usePatchTicket(id: number) {
 
 /** Close, reopen, set pending; assign an owner among the support-enabled, active users; rename. */
 function TicketActions({ ticket }: { ticket: Ticket }) {
-  const users = useUsers();
   const patch = usePatchTicket(ticket.id);
+  const closed = ticket.status === 'closed';
+  const move = (status: Ticket['status']) => {
+    if (!patch.isPending) patch.mutate({ status });
+  };
+  return (
+    <div className="ticket-actions">
+      {/* One button each whatever the status, never disabled (a disabled button drops the focus):
+          the keyboard focus stays on the button just pressed, under its new name. */}
+      <div className="button-row">
+        <Button variant="primary" onClick={() => move(closed ? 'open' : 'closed')} aria-disabled={patch.isPending || undefined}>
+          {closed ? 'Reopen ticket' : 'Close ticket'}
+        </Button>
+        {closed ? null : (
+          <Button onClick={() => move(ticket.status === 'open' ? 'pending' : 'open')} aria-disabled={patch.isPending || undefined}>
+            {ticket.status === 'open' ? 'Mark pending' : 'Mark open'}
+          </Button>
+        )}
+      </div>
+      <OwnerAndTitle key={`${ticket.id}-${ticket.updated_at}`} ticket={ticket} patch={patch} />
+      <FormError error={patch.error} />
+      {patch.isSuccess ? <Alert tone="success">Saved: the ticket is {TICKET_STATUS_LABEL[patch.data.status].toLowerCase()}.</Alert> : null}
+    </div>
+  );
+}
+
+/** The owner and title forms, reset to the ticket's values whenever it changes. */
+function OwnerAndTitle({ ticket, patch }: { ticket: Ticket; patch: ReturnType<typeof usePatchTicket> }) {
+  const users = useUsers();
   const [owner, setOwner] = useState(ticket.owner_user_id === null ? '' : String(ticket.owner_user_id));
   const [title, setTitle] = useState(ticket.title);
   const agents = users.filter((u) => (u.support_enabled && u.is_active) || u.id === ticket.owner_user_id);
   return (
-    <div className="ticket-actions">
-      <div className="button-row">
-        {ticket.status !== 'closed' ? <Button variant="primary" onClick={() => patch.mutate({ status: 'closed' })} disabled={patch.isPending}>Close ticket</Button> : null}
-        {ticket.status === 'closed' ? <Button variant="primary" onClick={() => patch.mutate({ status: 'open' })} disabled={patch.isPending}>Reopen ticket</Button> : null}
-        {ticket.status === 'open' ? <Button onClick={() => patch.mutate({ status: 'pending' })} disabled={patch.isPending}>Mark pending</Button> : null}
-        {ticket.status === 'pending' ? <Button onClick={() => patch.mutate({ status: 'open' })} disabled={patch.isPending}>Mark open</Button> : null}
-      </div>
+    <>
       <form className="inline-form" onSubmit={(e) => { e.preventDefault(); patch.mutate({ owner_user_id: owner ? Number(owner) : null }); }}>
         <SelectField label="Owner" value={owner} onChange={(e) => setOwner(e.target.value)} error={fieldError(patch.error, 'owner_user_id')} description="Support-enabled team members">
           <option value="">Unassigned</option>
@@ -54,9 +75,7 @@ function TicketActions({ ticket }: { ticket: Ticket }) {
         <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={500} error={fieldError(patch.error, 'title')} />
         <Button type="submit" disabled={patch.isPending || title === ticket.title}>Rename</Button>
       </form>
-      <FormError error={patch.error} />
-      {patch.isSuccess ? <Alert tone="success">Saved: the ticket is {TICKET_STATUS_LABEL[patch.data.status].toLowerCase()}.</Alert> : null}
-    </div>
+    </>
   );
 }
 
@@ -148,7 +167,7 @@ export function TicketPage() {
       <div className="columns">
         <section aria-labelledby="ticket-actions">
           <h2 id="ticket-actions">Actions</h2>
-          <TicketActions key={`${t.id}-${t.updated_at}`} ticket={t} />
+          <TicketActions key={t.id} ticket={t} />
         </section>
         <section aria-labelledby="ticket-logs">
           <h2 id="ticket-logs">Logs</h2>

@@ -14,7 +14,7 @@ export function DeliveriesTable({ deliveries, endpoints, caption }: { deliveries
             <Link to="/webhooks/deliveries/$deliveryId" params={{ deliveryId: String(d.id) }}>
               #{d.id}
             </Link>
-            {d.test ? <span className="badge badge-neutral"> test</span> : null}
+            {d.test ? <> <span className="badge badge-neutral">test</span></> : null}
           </td>
           <td className="mono">{d.event_type}</td>
           <td>{names.get(d.endpoint_id) ?? `#${d.endpoint_id}`}</td>
