@@ -68,16 +68,18 @@ export async function registerMcpRoute(app: App, opts: McpRouteOptions): Promise
   // The SDK is loaded on the first MCP request, so a service no agent uses starts as fast as before.
   let handler: Promise<McpHttpHandler> | null = null;
   const mcpHandler = () =>
-    (handler ??= Promise.all([import('@modelcontextprotocol/server'), import('./server.ts')]).then(([sdk, { buildMcpServer }]) =>
-      sdk.createMcpHandler(
+    (handler ??= Promise.all([import('@modelcontextprotocol/server'), import('./server.ts')]).then(([sdk, { createToolServers }]) => {
+      if (!catalog) throw new Error('MCP request before the service is ready');
+      const servers = createToolServers(catalog, opts.version);
+      return sdk.createMcpHandler(
         ({ authInfo }) => {
           const caller = authInfo?.extra?.caller as ToolCaller | undefined;
-          if (!caller || !catalog) throw new Error('MCP request without an authenticated caller');
-          return buildMcpServer(catalog, caller, opts.version);
+          if (!caller) throw new Error('MCP request without an authenticated caller');
+          return servers(caller);
         },
         { maxRequestBodySize: opts.bodyLimit, onerror: (err) => app.log.debug({ err }, 'mcp request refused') },
-      ),
-    ));
+      );
+    }));
   app.addHook('onClose', async () => {
     if (handler) await (await handler).close();
   });
@@ -130,12 +132,12 @@ export async function registerMcpRoute(app: App, opts: McpRouteOptions): Promise
         };
         const web = webRequest(request);
         const response = await (await mcpHandler()).fetch(web.request, { authInfo, parsedBody: web.parsedBody });
-        // A stream (SSE for 2025-era clients) is passed through as it comes; a JSON answer is sent as text,
-        // which costs less than piping its web stream.
+        // A stream (SSE for 2025-era clients) is passed through as it comes; a JSON answer is sent as its bytes,
+        // which costs less than piping its web stream or decoding it to text and encoding it again.
         if (!response.body || response.headers.get('content-type')?.startsWith('text/event-stream')) return reply.send(response);
         reply.code(response.status);
         for (const [name, value] of response.headers) reply.header(name, value);
-        return reply.send(await response.text());
+        return reply.send(Buffer.from(await response.arrayBuffer()));
       },
     );
   });
