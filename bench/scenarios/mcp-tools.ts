@@ -6,6 +6,8 @@ import {
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/client';
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../../src/db/database.ts';
 import { createScratchDatabase, postgresBaseUrl, seedDeals, type Engine } from '../lib/deal-data.ts';
 import { cpuMsOf, log, runLoad, startPinnedServer, type LoadRequest } from '../lib/processes.ts';
 import { combine, ROUNDS, type Combined, type Load } from '../lib/rounds.ts';
@@ -129,10 +131,26 @@ async function latency(url: string, auth: Record<string, string>, mcpHeaders: Re
   return { requests_each: times.rest.length, failed, rest: figures(times.rest), tool: figures(times.tool) };
 }
 
+/**
+ * The kept counts of the account's deal list (whole list and per status), recounted from the rows:
+ * the PostgreSQL seed writes its rows with the triggers that keep them switched off, and the list
+ * reads its total from them.
+ */
+async function recountDealList(h: DatabaseHandle, accountId: number): Promise<void> {
+  await h.db.transaction().execute(async (trx) => {
+    await sql`delete from list_counts where account_id = ${accountId} and list = 'deals'`.execute(trx);
+    await sql`insert into list_counts (account_id, list, bucket, shard, n)
+      select account_id, 'deals', '', 0, count(*) from deals where account_id = ${accountId} group by account_id`.execute(trx);
+    await sql`insert into list_counts (account_id, list, bucket, shard, n)
+      select account_id, 'deals', 'status:' || status, 0, count(*) from deals where account_id = ${accountId} group by account_id, status`.execute(trx);
+  });
+}
+
 async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
   const db = await createScratchDatabase(engine);
   try {
     const seed = await seedDeals(db.handle, { deals: DEALS, activities: 0 });
+    if (engine === 'postgres') await recountDealList(db.handle, seed.accountId);
     const server = await startPinnedServer('bench/lib/server-child.ts', {
       DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
       CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: db.dir,
