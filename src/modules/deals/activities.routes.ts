@@ -3,7 +3,7 @@ import { answer } from '../../http/answer.ts';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { pageOf } from '../../lib/pagination.ts';
+import { listRoute } from '../../http/list-route.ts';
 import * as service from './activities.service.ts';
 import { ActivityListQuery, ActivityParams, CreateActivityBody, DealActivityList } from './deals.schemas.ts';
 
@@ -11,23 +11,19 @@ const ActivityRef = Type.Ref('DealActivity');
 
 /** The timeline of a deal: list, read one, log one. */
 export function registerActivityRoutes(app: App, deps: ModuleDeps): void {
-  app.get(
-    '/deals/:id/activities',
-    {
-      // The scope table grants deals:write "list and create deal activities"; the index names deals:read.
-      config: { scope: ['deals:read', 'deals:write'], errors: ['deal_not_found'] },
-      schema: {
-        operationId: 'listDealActivities',
-        summary: 'Timeline activities of a deal',
-        description: 'Newest first by default.',
-        tags: ['deals'],
-        params: IdParams,
-        querystring: ActivityListQuery,
-        response: { 200: DealActivityList },
-      },
-    },
-    async (request) => service.listActivities(deps.db, request.auth.accountId, request.params.id, request.query, pageOf(request.query)),
-  );
+  listRoute(app, '/deals/:id/activities', {
+    // The scope table grants deals:write "list and create deal activities"; the index names deals:read.
+    scope: ['deals:read', 'deals:write'],
+    errors: ['deal_not_found'],
+    operationId: 'listDealActivities',
+    summary: 'Timeline activities of a deal',
+    description: 'Newest first by default.',
+    tags: ['deals'],
+    params: IdParams,
+    querystring: ActivityListQuery,
+    response: DealActivityList,
+    list: (accountId, query, page, params) => service.listActivities(deps.db, accountId, params.id, query, page),
+  });
 
   app.get(
     '/deals/:id/activities/:activity_id',

@@ -4,7 +4,7 @@ import type { App } from '../../http/types.ts';
 import { answer } from '../../http/answer.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { pageOf } from '../../lib/pagination.ts';
+import { listRoute } from '../../http/list-route.ts';
 import { registerActivityRoutes } from './activities.routes.ts';
 import { DealStatusChange, LostReasonUsage } from './deals.history.ts';
 import { registerDealHistoryRoutes } from './deals.history.routes.ts';
@@ -17,41 +17,33 @@ export const dealSchemas: TSchema[] = [Deal, DealActivity, DealStatusChange, Los
 const DealRef = Type.Ref('Deal');
 
 export function registerDealRoutes(app: App, deps: ModuleDeps): void {
-  app.get(
-    '/deals',
-    {
-      config: { scope: 'deals:read', errors: ['org_not_found', 'user_not_found', 'contact_not_found'] },
-      schema: {
-        operationId: 'listDeals',
-        summary: 'List, filter and sort deals',
-        description:
-          'Sorting by `title` is case-insensitive (code-point order of the lower-cased title); by `status`, alphabetical. ' +
-          'Ties are broken by id in the same direction. An `org_id` or `owner_user_id` outside the account is 404.',
-        tags: ['deals'],
-        querystring: DealListQuery,
-        response: { 200: DealList },
-      },
-    },
-    async (request) => service.listDeals(deps.db, request.auth.accountId, request.query, pageOf(request.query)),
-  );
+  listRoute(app, '/deals', {
+    scope: 'deals:read',
+    errors: ['org_not_found', 'user_not_found', 'contact_not_found'],
+    operationId: 'listDeals',
+    summary: 'List, filter and sort deals',
+    description:
+      'Sorting by `title` is case-insensitive (code-point order of the lower-cased title); by `status`, alphabetical. ' +
+      'Ties are broken by id in the same direction. An `org_id` or `owner_user_id` outside the account is 404.',
+    tags: ['deals'],
+    querystring: DealListQuery,
+    response: DealList,
+    list: (accountId, query, page) => service.listDeals(deps.db, accountId, query, page),
+  });
 
-  app.get(
-    '/deals/search',
-    {
-      config: { scope: 'deals:read', errors: ['org_not_found'] },
-      schema: {
-        operationId: 'searchDeals',
-        summary: 'Look up deals by payment customer id, contact e-mail or org',
-        description:
-          'At least one of `payment_customer_id`, `contact_email`, `org_id` is required (422 naming all three otherwise); ' +
-          'given together they all must match. Newest first.',
-        tags: ['deals'],
-        querystring: DealSearchQuery,
-        response: { 200: DealList },
-      },
-    },
-    async (request) => service.searchDeals(deps.db, request.auth.accountId, request.query, pageOf(request.query)),
-  );
+  listRoute(app, '/deals/search', {
+    scope: 'deals:read',
+    errors: ['org_not_found'],
+    operationId: 'searchDeals',
+    summary: 'Look up deals by payment customer id, contact e-mail or org',
+    description:
+      'At least one of `payment_customer_id`, `contact_email`, `org_id` is required (422 naming all three otherwise); ' +
+      'given together they all must match. Newest first.',
+    tags: ['deals'],
+    querystring: DealSearchQuery,
+    response: DealList,
+    list: (accountId, query, page) => service.searchDeals(deps.db, accountId, query, page),
+  });
 
   app.get(
     '/deals/:id',

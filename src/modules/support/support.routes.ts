@@ -5,7 +5,7 @@ import { fieldsFromAjv } from '../../http/validation.ts';
 import { validationError } from '../../lib/errors.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { answer } from '../../http/answer.ts';
-import { pageOf } from '../../lib/pagination.ts';
+import { listRoute } from '../../http/list-route.ts';
 import {
   CreateLogBody,
   CreateTicketBody,
@@ -29,21 +29,17 @@ export const supportSchemas = [Ticket, SupportLog];
 
 
 export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
-  app.get(
-    '/support/tickets',
-    {
-      config: { scope: 'support:read', errors: ['org_not_found', 'user_not_found', 'contact_not_found'] },
-      schema: {
-        operationId: 'listTickets',
-        summary: 'List support tickets',
-        description: 'Filters combine with AND. `sort=title` orders case-insensitively; `sort=status` alphabetically. Ties are broken by id.',
-        tags: ['support'],
-        querystring: TicketListQuery,
-        response: { 200: TicketList },
-      },
-    },
-    async (request) => service.listTickets(deps.db, request.auth.accountId, request.query, pageOf(request.query)),
-  );
+  listRoute(app, '/support/tickets', {
+    scope: 'support:read',
+    errors: ['org_not_found', 'user_not_found', 'contact_not_found'],
+    operationId: 'listTickets',
+    summary: 'List support tickets',
+    description: 'Filters combine with AND. `sort=title` orders case-insensitively; `sort=status` alphabetically. Ties are broken by id.',
+    tags: ['support'],
+    querystring: TicketListQuery,
+    response: TicketList,
+    list: (accountId, query, page) => service.listTickets(deps.db, accountId, query, page),
+  });
 
   app.get(
     '/support/tickets/:id',
@@ -54,21 +50,17 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
     async (request) => service.getTicket(deps.db, request.auth.accountId, request.params.id),
   );
 
-  app.get(
-    '/support/tickets/:id/logs',
-    {
-      config: { scope: 'support:read', errors: ['ticket_not_found'] },
-      schema: {
-        operationId: 'listTicketLogs',
-        summary: 'Support logs of a ticket',
-        tags: ['support'],
-        params: TicketParams,
-        querystring: LogListQuery,
-        response: { 200: SupportLogList },
-      },
-    },
-    async (request) => service.listLogs(deps.db, request.auth.accountId, request.params.id, request.query, pageOf(request.query)),
-  );
+  listRoute(app, '/support/tickets/:id/logs', {
+    scope: 'support:read',
+    errors: ['ticket_not_found'],
+    operationId: 'listTicketLogs',
+    summary: 'Support logs of a ticket',
+    tags: ['support'],
+    params: TicketParams,
+    querystring: LogListQuery,
+    response: SupportLogList,
+    list: (accountId, query, page, params) => service.listLogs(deps.db, accountId, params.id, query, page),
+  });
 
   app.get(
     '/support/tickets/:id/logs/:log_id',
