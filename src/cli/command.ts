@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, timeoutsOf, type DatabaseHandle } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -84,4 +84,26 @@ export function commandHelp(command: Command): string {
   }
   lines.push(`  ${'--help'.padEnd(24)} this text`);
   return lines.join('\n');
+}
+
+/**
+ * A command that takes one record id (`--<flag> ID`, required), makes one call on the configured
+ * database and prints its result as JSON.
+ */
+export function idCommand(spec: {
+  name: string;
+  summary: string;
+  flag: string;
+  help: string;
+  call: (database: DatabaseHandle, id: number, ctx: CliContext) => Promise<unknown>;
+}): Command {
+  return defineCommand({
+    name: spec.name,
+    summary: spec.summary,
+    options: { [spec.flag]: { type: 'string', value: 'ID', help: spec.help, required: true } },
+    async run(values, ctx) {
+      const id = positiveInt(values[spec.flag], `--${spec.flag}`);
+      print(ctx, await withDatabase(loadConfig(ctx.env), (database) => spec.call(database, id, ctx)));
+    },
+  });
 }

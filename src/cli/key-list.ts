@@ -1,15 +1,10 @@
-import { loadConfig } from '../config.ts';
 import { listApiKeys } from '../modules/api-keys/api-keys.list.ts';
-import { defineCommand, positiveInt, print, withDatabase } from './command.ts';
+import { idCommand } from './command.ts';
 
-export const keyListCommand = defineCommand({
+export const keyListCommand = idCommand({
   name: 'key list',
   summary: 'Lists the API keys of an account, newest first, revoked ones included: id, name, prefix, scopes, created, last used, revoked. No secrets.',
-  options: {
-    account: { type: 'string', value: 'ID', help: 'the account id', required: true },
-  },
-  async run(values, ctx) {
-    const accountId = positiveInt(values.account, '--account');
-    print(ctx, await withDatabase(loadConfig(ctx.env), ({ db }) => listApiKeys(db, accountId)));
-  },
+  flag: 'account',
+  help: 'the account id',
+  call: ({ db }, accountId) => listApiKeys(db, accountId),
 });

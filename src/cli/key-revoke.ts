@@ -1,16 +1,10 @@
-import { loadConfig } from '../config.ts';
 import { revokeApiKey } from '../modules/api-keys/api-keys.service.ts';
-import { defineCommand, positiveInt, print, withDatabase } from './command.ts';
+import { idCommand } from './command.ts';
 
-export const keyRevokeCommand = defineCommand({
+export const keyRevokeCommand = idCommand({
   name: 'key revoke',
   summary: 'Revokes an API key at once (revoking twice is harmless).',
-  options: {
-    id: { type: 'string', value: 'ID', help: 'the key id', required: true },
-  },
-  async run(values, ctx) {
-    const id = positiveInt(values.id, '--id');
-    const config = loadConfig(ctx.env);
-    print(ctx, await withDatabase(config, ({ db }) => revokeApiKey({ db, clock: ctx.clock }, id)));
-  },
+  flag: 'id',
+  help: 'the key id',
+  call: ({ db }, id, ctx) => revokeApiKey({ db, clock: ctx.clock }, id),
 });

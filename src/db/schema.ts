@@ -127,14 +127,19 @@ export interface ContactAudiencesTable {
 
 export type DealStatus = 'new' | 'qualified' | 'proposal' | 'negotiation' | 'won' | 'lost';
 
-export interface DealsTable {
+/** The columns deals and tickets share: a titled record of an org, with a contact and an owner (lib/titled-records.ts). */
+interface TitledRecordColumns {
   id: Generated<number>;
   account_id: number;
   org_id: number;
   contact_id: number | null;
   owner_user_id: number | null;
   title: string;
+  /** Lower-cased in JavaScript: case-insensitive search and sort on both engines. */
   title_lc: string;
+}
+
+export interface DealsTable extends TitledRecordColumns {
   status: DealStatus;
   /** Minor units (cents): exact sums; rendered as a decimal string. */
   value_cents: number | null;
@@ -179,14 +184,7 @@ export interface DealActivitiesTable {
 
 export type TicketStatus = 'open' | 'pending' | 'closed';
 
-export interface TicketsTable {
-  id: Generated<number>;
-  account_id: number;
-  org_id: number;
-  contact_id: number | null;
-  owner_user_id: number | null;
-  title: string;
-  title_lc: string;
+export interface TicketsTable extends TitledRecordColumns {
   details: string;
   status: TicketStatus;
   channel: string;

@@ -64,6 +64,13 @@ export function contactRows(rnd: Random, accountId: number, orgIds: number[], or
   return { rows, orgOf };
 }
 
+/** Record `i` of `total`, created in order over the window (a random moment in its share), at a random org. */
+function placed(rnd: Random, p: People, w: Window, i: number, total: number) {
+  const created = w.start + Math.floor(((i + rnd.next()) * (w.end - w.start)) / total);
+  const o = rnd.int(0, p.orgs.length - 1);
+  return { created, age: w.end - created, org: p.orgs[o], contacts: p.contactsByOrg[o] };
+}
+
 /** One deal with its status history and timeline, before ids exist. */
 export interface DealDraft {
   deal: Row;
@@ -73,14 +80,9 @@ export interface DealDraft {
 
 /** `count` deals created in order over the window from position `first` of `total`. */
 export function dealDrafts(rnd: Random, accountId: number, p: People, w: Window, first: number, count: number, total: number, tally: RollupTally | null): DealDraft[] {
-  const span = w.end - w.start;
   const drafts: DealDraft[] = [];
   for (let i = first; i < first + count; i++) {
-    const created = w.start + Math.floor(((i + rnd.next()) * span) / total);
-    const age = w.end - created;
-    const o = rnd.int(0, p.orgs.length - 1);
-    const org = p.orgs[o];
-    const contacts = p.contactsByOrg[o];
+    const { created, age, org, contacts } = placed(rnd, p, w, i, total);
     const contact = contacts.length && rnd.chance(0.8) ? rnd.pick(contacts) : null;
     const owner = rnd.chance(0.92) ? rnd.pick(p.users) : null;
     const r = rnd.next();
@@ -132,14 +134,9 @@ export interface TicketDraft {
 }
 
 export function ticketDrafts(rnd: Random, accountId: number, p: People, w: Window, first: number, count: number, total: number, tally: RollupTally | null): TicketDraft[] {
-  const span = w.end - w.start;
   const drafts: TicketDraft[] = [];
   for (let i = first; i < first + count; i++) {
-    const created = w.start + Math.floor(((i + rnd.next()) * span) / total);
-    const age = w.end - created;
-    const o = rnd.int(0, p.orgs.length - 1);
-    const org = p.orgs[o];
-    const contacts = p.contactsByOrg[o];
+    const { created, age, org, contacts } = placed(rnd, p, w, i, total);
     const contact = contacts.length ? rnd.pick(contacts) : null;
     const owner = p.supportUsers.length && rnd.chance(0.7) ? rnd.pick(p.supportUsers) : null;
     const r = rnd.next();

@@ -1,23 +1,17 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
-import { matchesText } from '../../lib/text-search.ts';
+import { noFilterSet, titledFilters, titledSortKey, type TitledFilter } from '../../lib/titled-records.ts';
 
 export type DealRow = Selectable<DealsTable>;
 export type DealSort = 'created_at' | 'updated_at' | 'id' | 'title' | 'status';
 export type Direction = 'asc' | 'desc';
 
-export interface DealFilter {
+export interface DealFilter extends TitledFilter {
   status?: DealStatus;
-  orgId?: number;
-  ownerUserId?: number;
-  contactId?: number;
-  q?: string;
-  createdFrom?: number | null;
-  createdTo?: number | null;
   updatedFrom?: number | null;
   updatedTo?: number | null;
 }
@@ -28,23 +22,12 @@ export interface DealSearch {
   orgId?: number;
 }
 
-/** Text sorts compare code points on both engines (case-insensitively for titles). */
-function sortExpression(db: Executor, sort: DealSort) {
-  if (sort === 'title') return engineOf(db).codePointOrder('deals.title_lc');
-  // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
-  if (sort === 'status') return sql.ref('deals.status');
-  return sql.ref(`deals.${sort}`);
-}
+const sortExpression = (db: Executor, sort: DealSort) => titledSortKey(db, 'deals', sort);
 
 function filtered(db: Executor, accountId: number, f: DealFilter) {
   let query = db.selectFrom('deals').where('deals.account_id', '=', accountId);
   if (f.status) query = query.where('deals.status', '=', f.status);
-  if (f.orgId !== undefined) query = query.where('deals.org_id', '=', f.orgId);
-  if (f.ownerUserId !== undefined) query = query.where('deals.owner_user_id', '=', f.ownerUserId);
-  if (f.contactId !== undefined) query = query.where('deals.contact_id', '=', f.contactId);
-  if (f.q) query = query.where(matchesText(db, 'deals', ['deals.title_lc'], f.q));
-  if (f.createdFrom != null) query = query.where('deals.created_at', '>=', f.createdFrom);
-  if (f.createdTo != null) query = query.where('deals.created_at', '<=', f.createdTo);
+  for (const condition of titledFilters(db, 'deals', f)) query = query.where(condition);
   if (f.updatedFrom != null) query = query.where('deals.updated_at', '>=', f.updatedFrom);
   if (f.updatedTo != null) query = query.where('deals.updated_at', '<=', f.updatedTo);
   return query;
@@ -53,9 +36,7 @@ function filtered(db: Executor, accountId: number, f: DealFilter) {
 /** The whole list and a status are kept counts (list_counts); any other filter counts through its index. */
 export async function countDeals(db: Executor, accountId: number, f: DealFilter): Promise<number> {
   const { status, ...rest } = f;
-  if (Object.values(rest).every((v) => v === undefined || v === null || v === '')) {
-    return keptCount(db, accountId, 'deals', [status ? `status:${status}` : '']);
-  }
+  if (noFilterSet(rest)) return keptCount(db, accountId, 'deals', [status ? `status:${status}` : '']);
   return countRows(db, filtered(db, accountId, f));
 }
 

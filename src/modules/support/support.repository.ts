@@ -4,52 +4,33 @@ import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from
 import { engineOf } from '../../db/engine.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
-import { matchesText } from '../../lib/text-search.ts';
+import { noFilterSet, titledFilters, titledSortKey, type TitledFilter } from '../../lib/titled-records.ts';
 
 export type TicketRow = Selectable<TicketsTable>;
 export type LogRow = Selectable<SupportLogsTable>;
 export type ContactRow = Selectable<ContactsTable>;
 
-export interface TicketFilter {
+export interface TicketFilter extends TitledFilter {
   statuses?: TicketStatus[];
-  orgId?: number;
-  ownerUserId?: number;
-  contactId?: number;
-  q?: string;
-  createdFrom?: number | null;
-  createdTo?: number | null;
 }
 
 export type Direction = 'asc' | 'desc';
 
 function filtered(db: Executor, accountId: number, f: TicketFilter) {
   let query = db.selectFrom('tickets').where('tickets.account_id', '=', accountId);
-  if (f.statuses) query = query.where('status', 'in', f.statuses);
-  if (f.orgId !== undefined) query = query.where('org_id', '=', f.orgId);
-  if (f.ownerUserId !== undefined) query = query.where('owner_user_id', '=', f.ownerUserId);
-  if (f.contactId !== undefined) query = query.where('contact_id', '=', f.contactId);
-  if (f.q) query = query.where(matchesText(db, 'tickets', ['tickets.title_lc'], f.q));
-  if (f.createdFrom != null) query = query.where('created_at', '>=', f.createdFrom);
-  if (f.createdTo != null) query = query.where('created_at', '<=', f.createdTo);
+  if (f.statuses) query = query.where('tickets.status', 'in', f.statuses);
+  for (const condition of titledFilters(db, 'tickets', f)) query = query.where(condition);
   return query;
 }
 
 /** The whole list and any set of statuses (open_only included) are kept counts (list_counts); other filters count through their index. */
 export async function countTickets(db: Executor, accountId: number, f: TicketFilter): Promise<number> {
   const { statuses, ...rest } = f;
-  if (Object.values(rest).every((v) => v === undefined || v === null || v === '')) {
-    return keptCount(db, accountId, 'tickets', statuses ? statuses.map((s) => `status:${s}`) : ['']);
-  }
+  if (noFilterSet(rest)) return keptCount(db, accountId, 'tickets', statuses ? statuses.map((s) => `status:${s}`) : ['']);
   return countRows(db, filtered(db, accountId, f));
 }
 
-/** Text sorts compare code points on both engines (case-insensitively for titles). */
-function sortKey(db: Executor, sort: string) {
-  if (sort === 'title') return engineOf(db).codePointOrder('title_lc');
-  // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
-  if (sort === 'status') return sql.ref('status');
-  return sql.ref(sort);
-}
+const sortKey = (db: Executor, sort: string) => titledSortKey(db, 'tickets', sort);
 
 export function listTickets(db: Executor, accountId: number, f: TicketFilter, sort: string, dir: Direction, limit: number, offset: number): Promise<TicketRow[]> {
   // The page's ids first, from the index alone, then those rows (deep pages skip index entries, not rows).
