@@ -1,7 +1,7 @@
-import { postgresBaseUrl, type Engine } from '../lib/deal-data.ts';
+import type { Engine } from '../lib/deal-data.ts';
 import { log, rssMbOf, runLoad } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
-import { createBody, startReceiver, startService, waitForBacklog, type Receiver } from './webhooks-mixed.ts';
+import { createBody, runOnEngines, startService, waitForBacklog, type Receiver } from './webhooks-mixed.ts';
 
 export const name = 'soak';
 export const description =
@@ -73,18 +73,12 @@ async function runEngine(engine: Engine, receiver: Receiver, options: BenchOptio
 }
 
 export async function run(options: BenchOptions): Promise<void> {
-  const receiver = await startReceiver();
-  try {
-    const engines: Engine[] = postgresBaseUrl() ? ['sqlite', 'postgres'] : ['sqlite'];
-    for (const engine of engines) {
-      log(`${name}: ${engine}: ${options.rate} requests/s for ${options.soakSeconds} s`);
-      const r = await runEngine(engine, receiver, options);
-      const idle = Math.max(r.rss_idle_start_mb ?? 0, r.rss_idle_end_mb ?? 0);
-      if (idle >= GOALS.idle_rss_mb) log(`GOAL MISSED: ${engine} idle RSS ${idle} MB (goal under ${GOALS.idle_rss_mb})`);
-      if (r.growth_after_warmup_pct !== null && r.growth_after_warmup_pct > GOALS.growth_after_warmup_pct) log(`GOAL MISSED: ${engine} RSS grew ${r.growth_after_warmup_pct} % after warm-up`);
-      process.stdout.write(JSON.stringify({ scenario: name, ...r, goals: GOALS }) + '\n');
-    }
-  } finally {
-    await receiver.stop();
-  }
+  await runOnEngines(name, GOALS, async (engine, receiver) => {
+    log(`${name}: ${engine}: ${options.rate} requests/s for ${options.soakSeconds} s`);
+    const r = await runEngine(engine, receiver, options);
+    const idle = Math.max(r.rss_idle_start_mb ?? 0, r.rss_idle_end_mb ?? 0);
+    if (idle >= GOALS.idle_rss_mb) log(`GOAL MISSED: ${engine} idle RSS ${idle} MB (goal under ${GOALS.idle_rss_mb})`);
+    if (r.growth_after_warmup_pct !== null && r.growth_after_warmup_pct > GOALS.growth_after_warmup_pct) log(`GOAL MISSED: ${engine} RSS grew ${r.growth_after_warmup_pct} % after warm-up`);
+    return r;
+  });
 }

@@ -164,19 +164,30 @@ async function runEngine(engine: Engine, receiver: Receiver, options: BenchOptio
   }
 }
 
-export async function run(options: BenchOptions): Promise<void> {
+/**
+ * Runs `once` on each engine (PostgreSQL when a server is configured) against one receiver, and
+ * prints each result as the scenario's JSON line with its goals.
+ */
+export async function runOnEngines<R extends object>(scenario: string, goals: object, once: (engine: Engine, receiver: Receiver) => Promise<R>): Promise<void> {
   const receiver = await startReceiver();
   try {
     const engines: Engine[] = postgresBaseUrl() ? ['sqlite', 'postgres'] : ['sqlite'];
-    if (engines.length === 1) log(`${name}: postgres skipped (set BENCH_POSTGRES_URL or TEST_POSTGRES_URL)`);
+    if (engines.length === 1) log(`${scenario}: postgres skipped (set BENCH_POSTGRES_URL or TEST_POSTGRES_URL)`);
     for (const engine of engines) {
-      log(`${name}: ${engine}: ${options.rate} creates/s for ${options.durationSeconds} s after ${options.warmupSeconds} s of warm-up`);
-      const r = await runEngine(engine, receiver, options);
-      const met = r.commit_to_receiver_p50_ms < GOALS.p50_ms && r.commit_to_receiver_p99_ms < GOALS.p99_ms && r.drain_after_load_ms >= 0;
-      if (!met) log(`GOAL MISSED: ${engine} commit-to-receiver p50 ${r.commit_to_receiver_p50_ms} ms, p99 ${r.commit_to_receiver_p99_ms} ms (goals ${GOALS.p50_ms} / ${GOALS.p99_ms})`);
-      process.stdout.write(JSON.stringify({ scenario: name, ...r, goals: GOALS }) + '\n');
+      const r = await once(engine, receiver);
+      process.stdout.write(JSON.stringify({ scenario, ...r, goals }) + '\n');
     }
   } finally {
     await receiver.stop();
   }
+}
+
+export async function run(options: BenchOptions): Promise<void> {
+  await runOnEngines(name, GOALS, async (engine, receiver) => {
+    log(`${name}: ${engine}: ${options.rate} creates/s for ${options.durationSeconds} s after ${options.warmupSeconds} s of warm-up`);
+    const r = await runEngine(engine, receiver, options);
+    const met = r.commit_to_receiver_p50_ms < GOALS.p50_ms && r.commit_to_receiver_p99_ms < GOALS.p99_ms && r.drain_after_load_ms >= 0;
+    if (!met) log(`GOAL MISSED: ${engine} commit-to-receiver p50 ${r.commit_to_receiver_p50_ms} ms, p99 ${r.commit_to_receiver_p99_ms} ms (goals ${GOALS.p50_ms} / ${GOALS.p99_ms})`);
+    return r;
+  });
 }

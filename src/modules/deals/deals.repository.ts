@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
