@@ -5,15 +5,8 @@ import addFormats from 'ajv-formats';
 import { EVENT_TYPES } from '../../src/modules/events/catalog.ts';
 import { call, createHarness, createTestAccount, type Harness } from '../helpers/harness.ts';
 import { engines } from '../helpers/engines.ts';
+import { operations, servedDocument } from '../helpers/openapi-doc.ts';
 import { outboxOf } from '../helpers/counts.ts';
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-
-function operations(doc: any) {
-  return Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-    Object.entries(item).filter(([m]) => METHODS.includes(m)).map(([method, op]) => ({ id: `${method.toUpperCase()} ${path}`, op })),
-  );
-}
 
 /** A validator over the served document: `#/components/...` references resolve inside it. */
 function validatorFor(doc: any) {
@@ -27,8 +20,7 @@ describe('OpenAPI document: complete', () => {
   let h: Harness;
   let doc: any;
   before(async () => {
-    h = await createHarness('sqlite');
-    doc = (await call(h, 'GET', '/api/v1/openapi.json')).json();
+    ({ h, doc } = await servedDocument());
   });
   after(() => h.close());
 

@@ -5,23 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ERROR_CATALOGUE } from '../../src/lib/errors.ts';
-import { call, createHarness, type Harness } from '../helpers/harness.ts';
+import type { Harness } from '../helpers/harness.ts';
+import { operations, servedDocument } from '../helpers/openapi-doc.ts';
 
 describe('OpenAPI document', () => {
   let h: Harness;
   let doc: any;
   before(async () => {
-    h = await createHarness('sqlite');
-    doc = (await call(h, 'GET', '/api/v1/openapi.json')).json();
+    ({ h, doc } = await servedDocument());
   });
   after(() => h.close());
-
-  const operations = () =>
-    Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-      Object.entries(item)
-        .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
-        .map(([method, op]) => ({ id: `${method.toUpperCase()} ${path}`, op })),
-    );
 
   test('passes Redocly recommended lint without errors or warnings', () => {
     const dir = mkdtempSync(join(tmpdir(), 'custops-openapi-'));
@@ -42,7 +35,7 @@ describe('OpenAPI document', () => {
 
   test('every operation has an operationId, summary, tags, security and typed 2xx and 4xx bodies', () => {
     const ids = new Set<string>();
-    for (const { id, op } of operations()) {
+    for (const { id, op } of operations(doc)) {
       assert.ok(op.operationId, `${id} operationId`);
       assert.ok(!ids.has(op.operationId), `${id} operationId unique`);
       ids.add(op.operationId);

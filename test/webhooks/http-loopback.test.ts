@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { verifyStandardWebhook, verifyWebhookSignature } from '../../src/webhooks.ts';
 import { engines } from '../helpers/engines.ts';
@@ -8,21 +6,8 @@ import { call, createHarness, createTestAccount, type Harness } from '../helpers
 import { tableCounts } from '../helpers/counts.ts';
 import { assertError } from '../helpers/route-checks.ts';
 import { Dispatcher } from '../../src/modules/webhooks/dispatcher.ts';
+import { plainReceiver } from './helpers/receiver.ts';
 
-/** A plain-HTTP receiver on 127.0.0.1 recording raw bodies and headers. */
-async function plainReceiver(): Promise<{ server: Server; port: number; got: { raw: Buffer; headers: IncomingHttpHeaders }[] }> {
-  const got: { raw: Buffer; headers: IncomingHttpHeaders }[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ raw: Buffer.concat(chunks), headers: req.headers });
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, port: (server.address() as AddressInfo).port, got };
-}
 
 for (const engine of engines()) {
   describe(`plain http:// to loopback in development mode [${engine}]`, () => {

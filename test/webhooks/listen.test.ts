@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +12,7 @@ import { verifyStandardWebhook, verifyWebhookSignature } from '../../src/webhook
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, type Harness } from '../helpers/harness.ts';
 import { custops, freePort, waitForHttp, waitUntil } from './helpers/processes.ts';
+import { plainReceiver } from './helpers/receiver.ts';
 
 /** Opens the stream over real HTTP and collects messages until `count` arrived (or `ms` passed). */
 async function collect(url: string, headers: Record<string, string>, count: number, act: () => Promise<void>, ms = 10_000) {
@@ -40,18 +39,10 @@ async function collect(url: string, headers: Record<string, string>, count: numb
   return { res, messages, body: '' };
 }
 
-async function plainReceiver(): Promise<{ server: Server; url: string; got: { raw: Buffer; headers: IncomingHttpHeaders }[] }> {
-  const got: { raw: Buffer; headers: IncomingHttpHeaders }[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ raw: Buffer.concat(chunks), headers: req.headers });
-      res.writeHead(got.length === 2 ? 500 : 200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://localhost:${(server.address() as AddressInfo).port}/hooks`, got };
+/** The forwarding target: the second delivery is answered 500. */
+async function forwardTarget() {
+  const receiver = await plainReceiver((n) => (n === 2 ? 500 : 200));
+  return { ...receiver, url: `http://localhost:${receiver.port}/hooks` };
 }
 
 for (const engine of engines()) {
@@ -113,14 +104,14 @@ for (const engine of engines()) {
 
   describe(`custops listen forwards a running serve's events to a plain-HTTP receiver [${engine}]`, () => {
     let t: TestDatabase;
-    let receiver: Awaited<ReturnType<typeof plainReceiver>>;
+    let receiver: Awaited<ReturnType<typeof forwardTarget>>;
     let serve: ReturnType<typeof custops>;
     let api: string;
     let key: string;
     let accountId: number;
     before(async () => {
       t = await createTestDatabase(engine, { sqlitePath: join(mkdtempSync(join(tmpdir(), 'custops-listen-')), 'listen.db') });
-      receiver = await plainReceiver();
+      receiver = await forwardTarget();
       const { account } = await createAccount({ db: t.handle.db, clock: systemClock }, { name: 'Listen' });
       accountId = account.id;
       key = (await createApiKey({ db: t.handle.db, clock: systemClock }, { accountId, name: 'cli', scopes: ['*'], rateLimitPerMinute: null })).secret;

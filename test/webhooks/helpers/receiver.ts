@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
+import { createServer as createPlainServer, type IncomingHttpHeaders, type Server as PlainServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -88,4 +88,22 @@ export async function startReceiver(tls: { key: string; cert: string }): Promise
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A plain-HTTP receiver on 127.0.0.1 recording raw bodies and headers; `status(n)` answers the n-th
+ * request (1-based), 200 by default.
+ */
+export async function plainReceiver(status: (n: number) => number = () => 200): Promise<{ server: PlainServer; port: number; got: { raw: Buffer; headers: IncomingHttpHeaders }[] }> {
+  const got: { raw: Buffer; headers: IncomingHttpHeaders }[] = [];
+  const server = createPlainServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({ raw: Buffer.concat(chunks), headers: req.headers });
+      res.writeHead(status(got.length)).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as AddressInfo).port, got };
 }
