@@ -1,5 +1,6 @@
-import { Migrator, PostgresAdapter, sql, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.ts';
+import { engineOf } from './engine.ts';
 import * as initial from './migrations/2026-11-21T0000_initial.ts';
 import * as deals from './migrations/2026-11-21T0120_deals.ts';
 import * as webhooks from './migrations/2026-11-21T0150_webhooks.ts';
@@ -32,41 +33,31 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T2310_settings': settings,
 };
 
-/** `schema`: PostgreSQL schema for the migration bookkeeping tables when not the default (tests). */
-export async function migrateToLatest(db: Db, schema?: string): Promise<MigrationResultSet> {
-  schema ??= await searchPathSchema(db);
-  const migrator = new Migrator({
+/**
+ * The migrator over this code's migrations. The bookkeeping tables live in `schema` (PostgreSQL), by
+ * default the one the connection's search_path selects when not public (a URL with
+ * `options=-c search_path=…`, as tests use): otherwise Kysely would find another schema's
+ * kysely_migration table and then fail to read it through the search_path.
+ */
+async function migratorFor(db: Db, schema?: string): Promise<Migrator> {
+  schema ??= await engineOf(db).currentSchema(db);
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     // Names are dated when work starts, so one may land after a later-dated one already ran somewhere: run it, don't refuse.
     allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const result = await migrator.migrateToLatest();
+}
+
+export async function migrateToLatest(db: Db, schema?: string): Promise<MigrationResultSet> {
+  const result = await (await migratorFor(db, schema)).migrateToLatest();
   if (result.error) throw result.error;
   return result;
 }
 
-/**
- * PostgreSQL: when the connection's search_path selects a schema other than public (a URL with
- * `options=-c search_path=…`), the bookkeeping tables live there too. Otherwise Kysely would
- * find another schema's kysely_migration table and then fail to read it through the search_path.
- */
-async function searchPathSchema(db: Db): Promise<string | undefined> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
-  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
-  const current = rows[0]?.schema;
-  return current && current !== 'public' ? current : undefined;
-}
-
 /** Names of the migrations this code knows that the database has not run (a `--no-migrate` start refuses while any remain). */
 export async function pendingMigrations(db: Db, schema?: string): Promise<string[]> {
-  schema ??= await searchPathSchema(db);
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    allowUnorderedMigrations: true,
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
+  const migrator = await migratorFor(db, schema);
   return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

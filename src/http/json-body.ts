@@ -42,3 +42,11 @@ export function registerJsonBody(app: App): preValidationAsyncHookHandler {
     if (Buffer.isBuffer(request.body)) request.body = await decode(request, request.body);
   };
 }
+
+/**
+ * Route preValidation hook for operations whose body is optional (`'x-body-optional': true`): no
+ * body at all is validated as the empty object. A body that was sent has been decoded by then.
+ */
+export async function optionalBody(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
+}

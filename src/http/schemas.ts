@@ -36,6 +36,13 @@ export const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: 
 /** A date bound: `YYYY-MM-DD` (a whole UTC day) or an ISO-8601 date-time with or without Z. Checked by parseDateBound. */
 export const DateParam = (description: string) => Type.String({ description, examples: ['2026-11-01', '2026-11-01T09:30:00Z'] });
 
+/** The title search and creation window deals and tickets are filtered by (lib/titled-records.ts). */
+export const TitleAndCreatedQuery = {
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the title.' })),
+  created_from: Type.Optional(DateParam('Created at or after (inclusive).')),
+  created_to: Type.Optional(DateParam('Created at or before (inclusive; a bare date covers the whole day).')),
+};
+
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1.' })),
   per_page: Type.Optional(

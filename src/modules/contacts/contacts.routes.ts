@@ -1,8 +1,9 @@
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
+import { optionalBody } from '../../http/json-body.ts';
+import { listRoute } from '../../http/list-route.ts';
 import { answer } from '../../http/answer.ts';
-import { pageOf } from '../../lib/pagination.ts';
 import * as audiences from './audiences.service.ts';
 import {
   AudienceList,
@@ -22,25 +23,18 @@ import { registerAudienceRoutes } from './audiences.routes.ts';
 export const contactSchemas = [Contact, MarketingAudience];
 
 export function registerContactRoutes(app: App, deps: ModuleDeps): void {
-  app.get(
-    '/contacts',
-    {
-      config: { scope: 'contacts:read', errors: ['org_not_found'] },
-      schema: {
-        operationId: 'listContacts',
-        summary: 'List contacts',
-        description: 'Contacts of the account, newest first by default; filters combine with AND.',
-        tags: ['contacts'],
-        querystring: ContactListQuery,
-        response: { 200: ContactList },
-      },
-    },
-    async (request) => {
-      const { org_id, email, q, sort, direction } = request.query;
-      const order = { sort: sort ?? 'created_at', direction: direction ?? 'desc' } as const;
-      return service.listContacts(deps.db, request.auth.accountId, { org_id, email, q }, order, pageOf(request.query));
-    },
-  );
+  listRoute(app, '/contacts', {
+    scope: 'contacts:read',
+    errors: ['org_not_found'],
+    operationId: 'listContacts',
+    summary: 'List contacts',
+    description: 'Contacts of the account, newest first by default; filters combine with AND.',
+    tags: ['contacts'],
+    querystring: ContactListQuery,
+    response: ContactList,
+    list: (accountId, { org_id, email, q, sort, direction }, page) =>
+      service.listContacts(deps.db, accountId, { org_id, email, q }, { sort: sort ?? 'created_at', direction: direction ?? 'desc' }, page),
+  });
 
   app.get(
     '/contacts/:id',
@@ -67,21 +61,17 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
     async (request, reply) => answer(request, reply, await service.createContact(deps, request.auth.accountId, request.body, request.idempotency)),
   );
 
-  app.get(
-    '/contacts/:id/marketing-audiences',
-    {
-      config: { scope: 'contacts:read', errors: ['contact_not_found'] },
-      schema: {
-        operationId: 'listContactMarketingAudiences',
-        summary: "List a contact's marketing audiences",
-        tags: ['contacts'],
-        params: IdParams,
-        querystring: AudienceListQuery,
-        response: { 200: AudienceList },
-      },
-    },
-    async (request) => audiences.contactAudiences(deps.db, request.auth.accountId, request.params.id, pageOf(request.query)),
-  );
+  listRoute(app, '/contacts/:id/marketing-audiences', {
+    scope: 'contacts:read',
+    errors: ['contact_not_found'],
+    operationId: 'listContactMarketingAudiences',
+    summary: "List a contact's marketing audiences",
+    tags: ['contacts'],
+    params: IdParams,
+    querystring: AudienceListQuery,
+    response: AudienceList,
+    list: (accountId, _query, page, params) => audiences.contactAudiences(deps.db, accountId, params.id, page),
+  });
 
   app.put(
     '/contacts/:id/marketing-audiences',
@@ -107,10 +97,8 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
     '/contacts/:id/marketing-audiences',
     {
       config: { scope: '*', role: 'admin', errors: ['contact_not_found', 'audience_not_found'] },
-      // No body at all means "leave every audience": validate it as the empty object.
-      preValidation: async (request) => {
-        if (request.body === undefined) request.body = {};
-      },
+      // No body at all means "leave every audience".
+      preValidation: optionalBody,
       schema: {
         operationId: 'removeContactMarketingAudiences',
         'x-body-optional': true,

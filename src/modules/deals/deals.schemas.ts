@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateParam, Id, ListOf, Nullable, NullableTimestamp, PageQuery, SortQuery, Timestamp } from '../../http/schemas.ts';
+import { DateParam, Id, ListOf, Nullable, NullableTimestamp, PageQuery, SortQuery, Timestamp, TitleAndCreatedQuery } from '../../http/schemas.ts';
 
 export const DEAL_STATUSES = ['new', 'qualified', 'proposal', 'negotiation', 'won', 'lost'] as const;
 export const OPEN_STATUSES = ['new', 'qualified', 'proposal', 'negotiation'] as const;
@@ -59,9 +59,7 @@ export const DealListQuery = Type.Object({
   org_id: Type.Optional(Id('Only deals of this customer org.')),
   owner_user_id: Type.Optional(Id('Only deals owned by this team user.')),
   contact_id: Type.Optional(Id('Only deals of this contact (404 `contact_not_found` if not in the account).')),
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the title.' })),
-  created_from: Type.Optional(DateParam('Created at or after (inclusive).')),
-  created_to: Type.Optional(DateParam('Created at or before (inclusive; a bare date covers the whole day).')),
+  ...TitleAndCreatedQuery,
   updated_from: Type.Optional(DateParam('Updated at or after (inclusive).')),
   updated_to: Type.Optional(DateParam('Updated at or before (inclusive; a bare date covers the whole day).')),
   ...SortQuery(['created_at', 'updated_at', 'id', 'title', 'status']),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateParam, Id, ListOf, Metadata, Nullable, NullableTimestamp, PageQuery, SortQuery, Timestamp } from '../../http/schemas.ts';
+import { Id, ListOf, Metadata, Nullable, NullableTimestamp, PageQuery, SortQuery, Timestamp, TitleAndCreatedQuery } from '../../http/schemas.ts';
 
 export const TICKET_STATUSES = ['open', 'pending', 'closed'] as const;
 export const TICKET_SORTS = ['created_at', 'updated_at', 'id', 'title', 'status'];
@@ -60,9 +60,7 @@ export const TicketListQuery = Type.Object({
   org_id: Type.Optional(Id('Only tickets of this org (404 `org_not_found` if not in the account).')),
   owner_user_id: Type.Optional(Id('Only tickets owned by this team user (404 `user_not_found` if not in the account).')),
   contact_id: Type.Optional(Id('Only tickets of this contact (404 `contact_not_found` if not in the account).')),
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the title.' })),
-  created_from: Type.Optional(DateParam('Created at or after (inclusive).')),
-  created_to: Type.Optional(DateParam('Created at or before (inclusive; a bare date covers the whole day).')),
+  ...TitleAndCreatedQuery,
   ...SortQuery(TICKET_SORTS),
   ...PageQuery,
 });

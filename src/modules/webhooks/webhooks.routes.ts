@@ -1,10 +1,13 @@
-import type { TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
+import type { ErrorCode } from '../../lib/errors.ts';
+import type { IdempotencyClaim } from '../../lib/write.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
 import { answer } from '../../http/answer.ts';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
+import { optionalBody } from '../../http/json-body.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import * as endpoints from './endpoints.service.ts';
 import * as deliveries from './deliveries.service.ts';
@@ -26,10 +29,6 @@ const write = { scope: 'webhooks:write' as const, role: 'admin' as const };
 const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] as ('webhooks:read' | 'webhooks:write')[] };
 const endpointRef = { $ref: 'WebhookEndpoint' };
 
-/** Action routes take an optional body (only idempotency_key): no body at all is the same as `{}`. */
-async function emptyBodyIsObject(request: { body: unknown }): Promise<void> {
-  request.body ??= {};
-}
 const deliveryRef = { $ref: 'WebhookDelivery' };
 
 export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
@@ -69,23 +68,18 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     async (request) => endpoints.getEndpoint(deps.db, request.auth.accountId, request.params.id),
   );
 
-  app.patch(
-    '/webhooks/endpoints/:id',
-    {
-      config: { ...write, errors: ['webhook_endpoint_not_found'] },
-      schema: {
-        operationId: 'updateWebhookEndpoint',
-        summary: 'Change name, url, event_types or enabled',
-        description: '`enabled: true` re-enables an endpoint disabled by a 410 or after 5 days of failures, and clears disabled_reason.',
-        tags,
-        params: IdParams,
-        body: UpdateEndpointBody,
-        response: { 200: endpointRef },
-      },
-    },
-    async (request, reply) =>
-      answer(request, reply, await endpoints.updateEndpoint(deps, request.auth.accountId, request.params.id, request.body, request.idempotency)),
-  );
+  managementWrite(app, {
+    method: 'PATCH',
+    path: '/webhooks/endpoints/:id',
+    errors: ['webhook_endpoint_not_found'],
+    operationId: 'updateWebhookEndpoint',
+    summary: 'Change name, url, event_types or enabled',
+    description: '`enabled: true` re-enables an endpoint disabled by a 410 or after 5 days of failures, and clears disabled_reason.',
+    body: UpdateEndpointBody,
+    status: 200,
+    response: endpointRef,
+    run: (accountId, id, body, claim) => endpoints.updateEndpoint(deps, accountId, id, body, claim),
+  });
 
   app.delete(
     '/webhooks/endpoints/:id',
@@ -96,41 +90,31 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     async (request, reply) => answer(request, reply, await endpoints.deleteEndpoint(deps, request.auth.accountId, request.params.id, request.idempotency)),
   );
 
-  app.post(
-    '/webhooks/endpoints/:id/rotate-secret',
-    {
-      config: { ...write, errors: ['webhook_endpoint_not_found'] },
-      preValidation: emptyBodyIsObject,
-      schema: {
-        operationId: 'rotateWebhookSecret',
-        'x-body-optional': true,
-        summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
-        description: 'The new secret is shown only in this answer. For 24 hours deliveries also carry the old secret’s signature in X-Service-Signature-Previous and as the second webhook-signature.',
-        tags,
-        params: IdParams,
-        body: EmptyWriteBody,
-        response: { 200: RotatedEndpoint },
-      },
-    },
-    async (request, reply) => answer(request, reply, await endpoints.rotateSecret(deps, request.auth.accountId, request.params.id, request.idempotency)),
-  );
+  managementWrite(app, {
+    method: 'POST',
+    path: '/webhooks/endpoints/:id/rotate-secret',
+    errors: ['webhook_endpoint_not_found'],
+    operationId: 'rotateWebhookSecret',
+    summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
+    description: 'The new secret is shown only in this answer. For 24 hours deliveries also carry the old secret’s signature in X-Service-Signature-Previous and as the second webhook-signature.',
+    body: EmptyWriteBody,
+    optionalBody: true,
+    status: 200,
+    response: RotatedEndpoint,
+    run: (accountId, id, _body, claim) => endpoints.rotateSecret(deps, accountId, id, claim),
+  });
 
-  app.post(
-    '/webhooks/endpoints/:id/recover',
-    {
-      config: { ...write, errors: ['webhook_endpoint_not_found'] },
-      schema: {
-        operationId: 'recoverWebhookEndpoint',
-        summary: 'Re-queue the endpoint’s failed deliveries created in a time window',
-        tags,
-        params: IdParams,
-        body: RecoverBody,
-        response: { 202: RecoverResult },
-      },
-    },
-    async (request, reply) =>
-      answer(request, reply, await endpoints.recoverEndpoint(deps, request.auth.accountId, request.params.id, request.body, request.idempotency)),
-  );
+  managementWrite(app, {
+    method: 'POST',
+    path: '/webhooks/endpoints/:id/recover',
+    errors: ['webhook_endpoint_not_found'],
+    operationId: 'recoverWebhookEndpoint',
+    summary: 'Re-queue the endpoint’s failed deliveries created in a time window',
+    body: RecoverBody,
+    status: 202,
+    response: RecoverResult,
+    run: (accountId, id, body, claim) => endpoints.recoverEndpoint(deps, accountId, id, body, claim),
+  });
 
   app.get(
     '/webhooks/deliveries',
@@ -157,23 +141,56 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     async (request) => deliveries.getDelivery(deps.db, request.auth.accountId, request.params.id),
   );
 
-  app.post(
-    '/webhooks/deliveries/:id/retry',
-    {
-      config: { ...write, errors: ['webhook_delivery_not_found', 'conflict'] },
-      preValidation: emptyBodyIsObject,
-      schema: {
-        operationId: 'retryWebhookDelivery',
-        'x-body-optional': true,
-        summary: 'Queue one more attempt now (trigger manual)',
-        tags,
-        params: IdParams,
-        body: EmptyWriteBody,
-        response: { 202: deliveryRef },
-      },
+  managementWrite(app, {
+    method: 'POST',
+    path: '/webhooks/deliveries/:id/retry',
+    errors: ['webhook_delivery_not_found', 'conflict'],
+    operationId: 'retryWebhookDelivery',
+    summary: 'Queue one more attempt now (trigger manual)',
+    body: EmptyWriteBody,
+    optionalBody: true,
+    status: 202,
+    response: deliveryRef,
+    run: (accountId, id, _body, claim) => deliveries.retryDelivery(deps, accountId, id, claim),
+  });
+}
+
+interface ManagementWrite<B extends TSchema> {
+  method: 'POST' | 'PATCH';
+  path: string;
+  errors: ErrorCode[];
+  operationId: string;
+  summary: string;
+  description?: string;
+  body: B;
+  /** Action routes whose body holds only `idempotency_key`: no body at all is the same as `{}`. */
+  optionalBody?: boolean;
+  status: 200 | 202;
+  response: TSchema | { $ref: string };
+  /** The one service call, with the caller's account, the record id from the path, the body and the idempotency claim. */
+  run: (accountId: number, id: number, body: Static<B>, claim: IdempotencyClaim | null) => Promise<unknown>;
+}
+
+/** A change to one endpoint or delivery (by id in the path), with webhook-management access, answered from the write. */
+function managementWrite<B extends TSchema>(app: App, route: ManagementWrite<B>): void {
+  app.route({
+    method: route.method,
+    url: route.path,
+    config: { ...write, errors: route.errors },
+    ...(route.optionalBody ? { preValidation: optionalBody } : {}),
+    schema: {
+      operationId: route.operationId,
+      ...(route.optionalBody ? { 'x-body-optional': true } : {}),
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags,
+      params: IdParams,
+      body: route.body,
+      response: { [route.status]: route.response },
     },
-    async (request, reply) => answer(request, reply, await deliveries.retryDelivery(deps, request.auth.accountId, request.params.id, request.idempotency)),
-  );
+    handler: async (request, reply) =>
+      answer(request, reply, await route.run(request.auth.accountId, (request.params as { id: number }).id, request.body as Static<B>, request.idempotency)),
+  });
 }
 
 const metricsRouteSchema = {
