@@ -45,8 +45,9 @@ export function registerJsonBody(app: App): preValidationAsyncHookHandler {
 
 /**
  * Route preValidation hook for operations whose body is optional (`'x-body-optional': true`): no
- * body at all is validated as the empty object. A body that was sent has been decoded by then.
+ * body at all is validated as the empty object. A body that was sent has been decoded by then, and
+ * is validated as sent (a JSON `null` is still refused).
  */
 export async function optionalBody(request: FastifyRequest): Promise<void> {
-  request.body ??= {};
+  if (request.body === undefined) request.body = {};
 }

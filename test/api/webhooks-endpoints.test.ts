@@ -109,6 +109,19 @@ for (const engine of engines()) {
       assertError(await call(h, 'GET', `${BASE}/${e.id}`, { key: a.key }), 404, 'webhook_endpoint_not_found');
     });
 
+    test('an action route without a body takes it as {}; a body that is not an object is 422 naming body, nothing changes', async () => {
+      const a = await createTestAccount(h);
+      const e = await create(h, a);
+      const before = await h.db.selectFrom('webhook_endpoints').select('secret_encrypted').where('id', '=', e.id).executeTakeFirstOrThrow();
+      for (const raw of ['null', '[]', '"x"', '{"idempotency_key": ']) {
+        const err = assertError(await call(h, 'POST', `${BASE}/${e.id}/rotate-secret`, { key: a.key, body: raw }), 422, 'validation_error');
+        assert.ok(err.fields.body, `${raw}: ${JSON.stringify(err.fields)}`);
+      }
+      const after = await h.db.selectFrom('webhook_endpoints').select('secret_encrypted').where('id', '=', e.id).executeTakeFirstOrThrow();
+      assert.equal(after.secret_encrypted, before.secret_encrypted);
+      assert.equal((await call(h, 'POST', `${BASE}/${e.id}/rotate-secret`, { key: a.key })).statusCode, 200);
+    });
+
     test('rotate-secret shows a new secret once and keeps the old one for 24 hours', async () => {
       const a = await createTestAccount(h);
       const e = await create(h, a);
