@@ -46,3 +46,28 @@ export function listRoute<Q extends TSchema, P extends TSchema = TSchema>(app: A
     },
   );
 }
+
+export interface RecordRoute<P extends TSchema> {
+  scope: ScopeRequirement;
+  /** The `<thing>_not_found` of each record the path names. */
+  errors: ErrorCode[];
+  operationId: string;
+  summary: string;
+  tags: string[];
+  params: P;
+  response: TSchema | { $ref: string };
+  /** The one service call: the caller's account and the path parameters. */
+  get: (accountId: number, params: Static<P>) => Promise<unknown>;
+}
+
+/** `GET` of one record named by the path, declared the way every such read of the API is. */
+export function recordRoute<P extends TSchema>(app: App, path: string, route: RecordRoute<P>): void {
+  app.get(
+    path,
+    {
+      config: { scope: route.scope, errors: route.errors },
+      schema: { operationId: route.operationId, summary: route.summary, tags: route.tags, params: route.params, response: { 200: route.response } },
+    },
+    async (request) => route.get(request.auth.accountId, request.params as Static<P>),
+  );
+}

@@ -1,6 +1,6 @@
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
-import { listRoute } from '../../http/list-route.ts';
+import { listRoute } from '../../http/read-routes.ts';
 import { ActivityCustomer, ActivityEmployee, ActivityItem, ActivityList, ActivityListQuery } from './activity.schemas.ts';
 import * as service from './activity.service.ts';
 

@@ -1,4 +1,5 @@
 import type { App } from '../../http/types.ts';
+import { recordRoute } from '../../http/read-routes.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { answer } from '../../http/answer.ts';
@@ -24,20 +25,16 @@ export function registerAudienceRoutes(app: App, deps: ModuleDeps): void {
     async (request) => service.listAudiences(deps.db, request.auth.accountId, pageOf(request.query)),
   );
 
-  app.get(
-    '/marketing-audiences/:id',
-    {
-      config: { scope: 'contacts:read', errors: ['audience_not_found'] },
-      schema: {
-        operationId: 'getMarketingAudience',
-        summary: 'Get one marketing audience',
-        tags: ['contacts'],
-        params: IdParams,
-        response: { 200: MarketingAudience },
-      },
-    },
-    async (request) => service.getAudience(deps.db, request.auth.accountId, request.params.id),
-  );
+  recordRoute(app, '/marketing-audiences/:id', {
+    scope: 'contacts:read',
+    errors: ['audience_not_found'],
+    operationId: 'getMarketingAudience',
+    summary: 'Get one marketing audience',
+    tags: ['contacts'],
+    params: IdParams,
+    response: MarketingAudience,
+    get: (accountId, params) => service.getAudience(deps.db, accountId, params.id),
+  });
 
   app.post(
     '/marketing-audiences',

@@ -2,7 +2,7 @@ import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { optionalBody } from '../../http/json-body.ts';
-import { listRoute } from '../../http/list-route.ts';
+import { listRoute, recordRoute } from '../../http/read-routes.ts';
 import { answer } from '../../http/answer.ts';
 import * as audiences from './audiences.service.ts';
 import {
@@ -36,14 +36,16 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
       service.listContacts(deps.db, accountId, { org_id, email, q }, { sort: sort ?? 'created_at', direction: direction ?? 'desc' }, page),
   });
 
-  app.get(
-    '/contacts/:id',
-    {
-      config: { scope: 'contacts:read', errors: ['contact_not_found'] },
-      schema: { operationId: 'getContact', summary: 'Get one contact', tags: ['contacts'], params: IdParams, response: { 200: Contact } },
-    },
-    async (request) => service.getContact(deps.db, request.auth.accountId, request.params.id),
-  );
+  recordRoute(app, '/contacts/:id', {
+    scope: 'contacts:read',
+    errors: ['contact_not_found'],
+    operationId: 'getContact',
+    summary: 'Get one contact',
+    tags: ['contacts'],
+    params: IdParams,
+    response: Contact,
+    get: (accountId, params) => service.getContact(deps.db, accountId, params.id),
+  });
 
   app.post(
     '/contacts',

@@ -3,7 +3,7 @@ import { answer } from '../../http/answer.ts';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { listRoute } from '../../http/list-route.ts';
+import { listRoute, recordRoute } from '../../http/read-routes.ts';
 import * as service from './activities.service.ts';
 import { ActivityListQuery, ActivityParams, CreateActivityBody, DealActivityList } from './deals.schemas.ts';
 
@@ -25,20 +25,16 @@ export function registerActivityRoutes(app: App, deps: ModuleDeps): void {
     list: (accountId, query, page, params) => service.listActivities(deps.db, accountId, params.id, query, page),
   });
 
-  app.get(
-    '/deals/:id/activities/:activity_id',
-    {
-      config: { scope: ['deals:read', 'deals:write'], errors: ['deal_not_found', 'deal_activity_not_found'] },
-      schema: {
-        operationId: 'getDealActivity',
-        summary: 'One timeline activity of a deal',
-        tags: ['deals'],
-        params: ActivityParams,
-        response: { 200: ActivityRef },
-      },
-    },
-    async (request) => service.getActivity(deps.db, request.auth.accountId, request.params.id, request.params.activity_id),
-  );
+  recordRoute(app, '/deals/:id/activities/:activity_id', {
+    scope: ['deals:read', 'deals:write'],
+    errors: ['deal_not_found', 'deal_activity_not_found'],
+    operationId: 'getDealActivity',
+    summary: 'One timeline activity of a deal',
+    tags: ['deals'],
+    params: ActivityParams,
+    response: ActivityRef,
+    get: (accountId, params) => service.getActivity(deps.db, accountId, params.id, params.activity_id),
+  });
 
   app.post(
     '/deals/:id/activities',

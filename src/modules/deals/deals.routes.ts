@@ -4,7 +4,7 @@ import type { App } from '../../http/types.ts';
 import { answer } from '../../http/answer.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { listRoute } from '../../http/list-route.ts';
+import { listRoute, recordRoute } from '../../http/read-routes.ts';
 import { registerActivityRoutes } from './activities.routes.ts';
 import { DealStatusChange, LostReasonUsage } from './deals.history.ts';
 import { registerDealHistoryRoutes } from './deals.history.routes.ts';
@@ -45,14 +45,16 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
     list: (accountId, query, page) => service.searchDeals(deps.db, accountId, query, page),
   });
 
-  app.get(
-    '/deals/:id',
-    {
-      config: { scope: 'deals:read', errors: ['deal_not_found'] },
-      schema: { operationId: 'getDeal', summary: 'One deal', tags: ['deals'], params: IdParams, response: { 200: DealRef } },
-    },
-    async (request) => service.getDeal(deps.db, request.auth.accountId, request.params.id),
-  );
+  recordRoute(app, '/deals/:id', {
+    scope: 'deals:read',
+    errors: ['deal_not_found'],
+    operationId: 'getDeal',
+    summary: 'One deal',
+    tags: ['deals'],
+    params: IdParams,
+    response: DealRef,
+    get: (accountId, params) => service.getDeal(deps.db, accountId, params.id),
+  });
 
   app.post(
     '/deals',

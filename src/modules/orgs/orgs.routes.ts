@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/types.ts';
+import { recordRoute } from '../../http/read-routes.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { answer } from '../../http/answer.ts';
 import { pageOf } from '../../lib/pagination.ts';
@@ -37,20 +38,16 @@ export function registerOrgRoutes(app: App, deps: ModuleDeps): void {
     async (request) => service.listOrgs(deps.db, request.auth.accountId, { q: request.query.q }, pageOf(request.query)),
   );
 
-  app.get(
-    '/orgs/:id',
-    {
-      config: { scope: 'orgs:read', errors: ['org_not_found'] },
-      schema: {
-        operationId: 'getOrg',
-        summary: 'One customer organization',
-        tags: ['orgs'],
-        params: OrgPathParams,
-        response: { 200: Type.Ref('Org') },
-      },
-    },
-    async (request) => service.getOrg(deps.db, request.auth.accountId, request.params.id),
-  );
+  recordRoute(app, '/orgs/:id', {
+    scope: 'orgs:read',
+    errors: ['org_not_found'],
+    operationId: 'getOrg',
+    summary: 'One customer organization',
+    tags: ['orgs'],
+    params: OrgPathParams,
+    response: Type.Ref('Org'),
+    get: (accountId, params) => service.getOrg(deps.db, accountId, params.id),
+  });
 
   app.post(
     '/orgs/resolve',

@@ -5,7 +5,7 @@ import { fieldsFromAjv } from '../../http/validation.ts';
 import { validationError } from '../../lib/errors.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { answer } from '../../http/answer.ts';
-import { listRoute } from '../../http/list-route.ts';
+import { listRoute, recordRoute } from '../../http/read-routes.ts';
 import {
   CreateLogBody,
   CreateTicketBody,
@@ -41,14 +41,16 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
     list: (accountId, query, page) => service.listTickets(deps.db, accountId, query, page),
   });
 
-  app.get(
-    '/support/tickets/:id',
-    {
-      config: { scope: 'support:read', errors: ['ticket_not_found'] },
-      schema: { operationId: 'getTicket', summary: 'One support ticket', tags: ['support'], params: TicketParams, response: { 200: Type.Ref('Ticket') } },
-    },
-    async (request) => service.getTicket(deps.db, request.auth.accountId, request.params.id),
-  );
+  recordRoute(app, '/support/tickets/:id', {
+    scope: 'support:read',
+    errors: ['ticket_not_found'],
+    operationId: 'getTicket',
+    summary: 'One support ticket',
+    tags: ['support'],
+    params: TicketParams,
+    response: Type.Ref('Ticket'),
+    get: (accountId, params) => service.getTicket(deps.db, accountId, params.id),
+  });
 
   listRoute(app, '/support/tickets/:id/logs', {
     scope: 'support:read',
@@ -62,14 +64,16 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
     list: (accountId, query, page, params) => service.listLogs(deps.db, accountId, params.id, query, page),
   });
 
-  app.get(
-    '/support/tickets/:id/logs/:log_id',
-    {
-      config: { scope: 'support:read', errors: ['ticket_not_found', 'support_log_not_found'] },
-      schema: { operationId: 'getTicketLog', summary: 'One support log', tags: ['support'], params: LogParams, response: { 200: Type.Ref('SupportLog') } },
-    },
-    async (request) => service.getLog(deps.db, request.auth.accountId, request.params.id, request.params.log_id),
-  );
+  recordRoute(app, '/support/tickets/:id/logs/:log_id', {
+    scope: 'support:read',
+    errors: ['ticket_not_found', 'support_log_not_found'],
+    operationId: 'getTicketLog',
+    summary: 'One support log',
+    tags: ['support'],
+    params: LogParams,
+    response: Type.Ref('SupportLog'),
+    get: (accountId, params) => service.getLog(deps.db, accountId, params.id, params.log_id),
+  });
 
   app.post(
     '/support/tickets',

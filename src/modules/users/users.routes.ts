@@ -1,4 +1,5 @@
 import type { App } from '../../http/types.ts';
+import { recordRoute } from '../../http/read-routes.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { answer } from '../../http/answer.ts';
@@ -32,20 +33,16 @@ export function registerUserRoutes(app: App, deps: ModuleDeps): void {
     },
   );
 
-  app.get(
-    '/users/:id',
-    {
-      config: { scope: 'users:read', errors: ['user_not_found'] },
-      schema: {
-        operationId: 'getUser',
-        summary: 'Get one team user',
-        tags: ['users'],
-        params: IdParams,
-        response: { 200: User },
-      },
-    },
-    async (request) => service.getUser(deps.db, request.auth.accountId, request.params.id),
-  );
+  recordRoute(app, '/users/:id', {
+    scope: 'users:read',
+    errors: ['user_not_found'],
+    operationId: 'getUser',
+    summary: 'Get one team user',
+    tags: ['users'],
+    params: IdParams,
+    response: User,
+    get: (accountId, params) => service.getUser(deps.db, accountId, params.id),
+  });
 
   app.post(
     '/users',

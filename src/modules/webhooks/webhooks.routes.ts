@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
 import { answer } from '../../http/answer.ts';
 import type { App } from '../../http/types.ts';
+import { recordRoute } from '../../http/read-routes.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { optionalBody } from '../../http/json-body.ts';
@@ -59,14 +60,16 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     async (request, reply) => answer(request, reply, await endpoints.createEndpoint(deps, request.auth.accountId, request.body, request.idempotency)),
   );
 
-  app.get(
-    '/webhooks/endpoints/:id',
-    {
-      config: { ...readOrManage, errors: ['webhook_endpoint_not_found'] },
-      schema: { operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint (no secret)', tags, params: IdParams, response: { 200: endpointRef } },
-    },
-    async (request) => endpoints.getEndpoint(deps.db, request.auth.accountId, request.params.id),
-  );
+  recordRoute(app, '/webhooks/endpoints/:id', {
+    ...readOrManage,
+    errors: ['webhook_endpoint_not_found'],
+    operationId: 'getWebhookEndpoint',
+    summary: 'One webhook endpoint (no secret)',
+    tags,
+    params: IdParams,
+    response: endpointRef,
+    get: (accountId, params) => endpoints.getEndpoint(deps.db, accountId, params.id),
+  });
 
   managementWrite(app, {
     method: 'PATCH',
@@ -132,14 +135,16 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     async (request) => deliveries.listDeliveries(deps.db, request.auth.accountId, request.query),
   );
 
-  app.get(
-    '/webhooks/deliveries/:id',
-    {
-      config: { ...readOrManage, errors: ['webhook_delivery_not_found'] },
-      schema: { operationId: 'getWebhookDelivery', summary: 'One delivery with every attempt', tags, params: IdParams, response: { 200: WebhookDeliveryDetail } },
-    },
-    async (request) => deliveries.getDelivery(deps.db, request.auth.accountId, request.params.id),
-  );
+  recordRoute(app, '/webhooks/deliveries/:id', {
+    ...readOrManage,
+    errors: ['webhook_delivery_not_found'],
+    operationId: 'getWebhookDelivery',
+    summary: 'One delivery with every attempt',
+    tags,
+    params: IdParams,
+    response: WebhookDeliveryDetail,
+    get: (accountId, params) => deliveries.getDelivery(deps.db, accountId, params.id),
+  });
 
   managementWrite(app, {
     method: 'POST',
