@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database.ts';
-import { countRows } from '../../lib/sql.ts';
+import { countRows, newestFirstPage } from '../../lib/sql.ts';
 
 export interface AudienceRow {
   id: number;
@@ -11,15 +11,7 @@ export function countAudiences(db: Executor, accountId: number): Promise<number>
 }
 
 export function listAudiences(db: Executor, accountId: number, limit: number, offset: number): Promise<AudienceRow[]> {
-  return db
-    .selectFrom('marketing_audiences')
-    .select(['id', 'name'])
-    .where('account_id', '=', accountId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return newestFirstPage(db.selectFrom('marketing_audiences').select(['id', 'name']).where('account_id', '=', accountId), limit, offset).execute();
 }
 
 export function findAudience(db: Executor, accountId: number, id: number): Promise<AudienceRow | undefined> {

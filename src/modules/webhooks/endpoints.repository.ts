@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { engineOf } from '../../db/engine.ts';
-import { countRows } from '../../lib/sql.ts';
+import { countRows, newestFirstPage } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import type { WebhookEndpointsTable } from '../../db/schema.ts';
 
@@ -11,15 +11,7 @@ export function countEndpoints(db: Executor, accountId: number): Promise<number>
 }
 
 export function listEndpoints(db: Executor, accountId: number, limit: number, offset: number): Promise<EndpointRow[]> {
-  return db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return newestFirstPage(db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId), limit, offset).execute();
 }
 
 export function findEndpoint(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<EndpointRow | undefined> {
