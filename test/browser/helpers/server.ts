@@ -98,7 +98,9 @@ export async function startConsoleServer(options: { env?: Record<string, string>
     },
     async stop() {
       child.proc.kill('SIGTERM');
-      const killer = setTimeout(() => child.proc.kill('SIGKILL'), 15_000);
+      // A request the browser abandoned while its handler ran (a context closed mid-load) keeps
+      // `serve`'s drain waiting its whole 15 s; this server's data is thrown away, so 3 s of grace do.
+      const killer = setTimeout(() => child.proc.kill('SIGKILL'), 3_000);
       await child.exited;
       clearTimeout(killer);
       await database.close();
