@@ -1,5 +1,8 @@
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { tableCounts } from './counts.ts';
 import type { Harness } from './harness.ts';
+import { assertError } from './route-checks.ts';
 
 /** Fixture rows for the orgs and support suites, inserted directly (no API) with given timestamps. */
 export async function insertOrg(h: Harness, accountId: number, name: string, at = Date.UTC(2026, 0, 1), domain: string | null = null): Promise<number> {
@@ -106,4 +109,44 @@ export function badBodies(valid: Record<string, unknown>, spec: Record<string, F
         .map((value) => ({ body: { ...valid, [field]: value }, field })),
     );
   return fc.oneof(mutated, missing, extra);
+}
+
+/**
+ * Bad bodies from listed bad values: `base` with each `[field, value]` of `bad`, with an unknown field
+ * (any name not in `allowed`), and without each of the `required` fields.
+ */
+export function listedBadBodies(base: Record<string, unknown>, bad: [string, unknown][], allowed: string[], required: string[]): fc.Arbitrary<BadBody> {
+  return fc.oneof(
+    fc.constantFrom(...bad).map(([field, v]) => ({ field, body: { ...base, [field]: v } })),
+    fc.string({ minLength: 1, maxLength: 20 })
+      .filter((k) => !allowed.includes(k) && k !== '__proto__' && k !== 'constructor')
+      .map((k) => ({ field: k, body: { ...base, [k]: true } })),
+    fc.constantFrom(...required).map((field) => {
+      const body = { ...base };
+      delete body[field];
+      return { field, body };
+    }),
+  );
+}
+
+/**
+ * Every generated body is refused with 422 naming its field (with `within`, a path inside it counts
+ * too: `lost_reason.code` for `lost_reason`), and nothing is written.
+ */
+export async function assertRefusesAll(
+  h: Harness,
+  bodies: fc.Arbitrary<BadBody>,
+  send: (body: Record<string, unknown>) => Promise<{ statusCode: number; headers: Record<string, unknown>; json: () => any }>,
+  options: { numRuns: number; within?: boolean },
+): Promise<void> {
+  const before = await tableCounts(h.db);
+  await fc.assert(
+    fc.asyncProperty(bodies, async ({ body, field }) => {
+      const fields = Object.keys(assertError(await send(body), 422, 'validation_error').fields ?? {});
+      const named = fields.some((f) => f === field || (options.within === true && f.startsWith(`${field}.`)));
+      assert.ok(named, `${field} named in ${JSON.stringify(fields)}`);
+    }),
+    { numRuns: options.numRuns },
+  );
+  assert.deepEqual(await tableCounts(h.db), before);
 }
