@@ -14,8 +14,9 @@ export interface DeliveryFilter {
   to: number | null;
 }
 
-function filtered(db: Executor, accountId: number, f: DeliveryFilter) {
-  let q = db.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id').where('d.account_id', '=', accountId);
+/** The deliveries matching a filter; the count reads them alone (every delivery has its event: event_id is a not-null foreign key). */
+function matching(db: Executor, accountId: number, f: DeliveryFilter) {
+  let q = db.selectFrom('webhook_deliveries as d').where('d.account_id', '=', accountId);
   if (f.eventType) q = q.where('d.event_type', '=', f.eventType);
   if (f.status) q = q.where('d.status', '=', f.status);
   if (f.endpointId !== undefined) q = q.where('d.endpoint_id', '=', f.endpointId);
@@ -25,11 +26,12 @@ function filtered(db: Executor, accountId: number, f: DeliveryFilter) {
 }
 
 export async function countDeliveries(db: Executor, accountId: number, f: DeliveryFilter): Promise<number> {
-  return countRows(db, filtered(db, accountId, f));
+  return countRows(db, matching(db, accountId, f));
 }
 
 export function listDeliveries(db: Executor, accountId: number, f: DeliveryFilter, dir: 'asc' | 'desc', limit: number, offset: number): Promise<DeliveryRow[]> {
-  return filtered(db, accountId, f)
+  return matching(db, accountId, f)
+    .innerJoin('events as e', 'e.id', 'd.event_id')
     .selectAll('d')
     .select('e.public_id as event_public_id')
     .orderBy('d.created_at', dir)
