@@ -1,12 +1,17 @@
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { canManage } from '../../lib/session';
 import { oneOf, pageSearch, positiveInt, text } from '../../lib/search';
-import { EVENT_TYPES, type DeliveryFilters } from '../../features/webhooks/api';
+import { deliveriesQuery, endpointsQuery, EVENT_TYPES, healthQuery, type DeliveryFilters } from '../../features/webhooks/api';
 import { signedInRoute } from './root';
 
 const webhooks = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'webhooks',
+  // Started, not awaited: the request runs while the page's code loads, and the page shows its loading state meanwhile.
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(endpointsQuery);
+    void context.queryClient.prefetchQuery(healthQuery);
+  },
   component: lazyRouteComponent(() => import('../../features/webhooks/endpoints-page'), 'EndpointsPage'),
 });
 
@@ -34,6 +39,11 @@ const webhookDeliveries = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'webhooks/deliveries',
   validateSearch: deliverySearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => {
+    void context.queryClient.prefetchQuery(deliveriesQuery(deps));
+    void context.queryClient.prefetchQuery(endpointsQuery);
+  },
   component: lazyRouteComponent(() => import('../../features/webhooks/deliveries-page'), 'DeliveriesPage'),
 });
 

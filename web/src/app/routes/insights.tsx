@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { validateActivitySearch } from '../../features/activity/activity-search';
-import { validateAnalyticsSearch } from '../../features/analytics/analytics-search';
+import { analyticsQuery, validateAnalyticsSearch } from '../../features/analytics/analytics-search';
+import { REPORT_KINDS, reportQuery } from '../../features/analytics/report-queries';
 import { compact, optionalString } from '../../lib/url-search';
 import { signedInRoute } from './root';
 
@@ -16,6 +17,11 @@ const analytics = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'analytics',
   validateSearch: validateAnalyticsSearch,
+  loaderDeps: ({ search }) => search,
+  // Started, not awaited: the six reports are requested while the page's code loads.
+  loader: ({ context, deps }) => {
+    for (const kind of REPORT_KINDS) void context.queryClient.prefetchQuery(reportQuery(kind, analyticsQuery(deps)));
+  },
   component: lazyRouteComponent(() => import('../../features/analytics/analytics-page'), 'AnalyticsPage'),
 });
 

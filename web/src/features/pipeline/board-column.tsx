@@ -2,24 +2,12 @@ import { useDroppable } from '@dnd-kit/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button } from '../../components/button';
 import { Empty, ErrorState, Loading } from '../../components/states';
-import { api, unwrap } from '../../lib/api';
 import { useUserName } from '../../lib/lookups';
 import { STATUS_LABEL, type Deal, type DealStatus } from '../../lib/schemas';
+import { boardColumnQuery, type BoardFilters } from './board-query';
 import { DealCard } from './deal-card';
 
-export interface BoardFilters {
-  owner?: number;
-  org?: number;
-  q?: string;
-}
-
-const PAGE = 20;
-
-/**
- * One status column. It reads its own deals a page at a time (GET /deals?status=…, 20 per page,
- * most recently updated first), so the board's first paint costs six small pages however many
- * deals the account has; "Show more" reads the next page.
- */
+/** One status column: its deals (boardColumnQuery), a "Show more" for the next page. */
 export function BoardColumn({ status, filters, onMove, movingId, now }: {
   status: DealStatus;
   filters: BoardFilters;
@@ -29,19 +17,7 @@ export function BoardColumn({ status, filters, onMove, movingId, now }: {
 }) {
   const { setNodeRef, isOver } = useDroppable({ id: status });
   const userName = useUserName();
-  const deals = useInfiniteQuery({
-    queryKey: ['deals', 'board', status, filters],
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET('/api/v1/deals', {
-          params: {
-            query: { status, owner_user_id: filters.owner, org_id: filters.org, q: filters.q, sort: 'updated_at', direction: 'desc', per_page: PAGE, page: pageParam },
-          },
-        }),
-      ),
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.pagination.has_next ? last.pagination.page + 1 : undefined),
-  });
+  const deals = useInfiniteQuery(boardColumnQuery(status, filters));
   const headingId = `column-${status}`;
   const total = deals.data?.pages[0]?.pagination.total;
   const cards = deals.data?.pages.flatMap((p) => p.data) ?? [];

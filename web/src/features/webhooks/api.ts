@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api';
 import type { EventType } from '../../lib/types';
 
@@ -22,25 +22,36 @@ function attemptSoon(d: { status: string; next_attempt_at: string | null }): boo
   return d.status === 'pending' || (d.next_attempt_at !== null && new Date(d.next_attempt_at).getTime() - Date.now() < 60_000);
 }
 
+/** The account's endpoints (up to 100): also started by the routes' loaders, alongside the page's code. */
+export const endpointsQuery = queryOptions({
+  queryKey: ['webhooks', 'endpoints'],
+  queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoints', { params: { query: { per_page: 100 } } })),
+});
+
 export function useEndpoints() {
-  return useQuery({ queryKey: ['webhooks', 'endpoints'], queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoints', { params: { query: { per_page: 100 } } })) });
+  return useQuery(endpointsQuery);
 }
 
+export const healthQuery = queryOptions({ queryKey: ['webhooks', 'health'], queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoint-health')) });
+
 export function useHealth() {
-  return useQuery({ queryKey: ['webhooks', 'health'], queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoint-health')), refetchInterval: 15_000 });
+  return useQuery({ ...healthQuery, refetchInterval: 15_000 });
 }
 
 export function useEndpoint(id: number) {
   return useQuery({ queryKey: ['webhooks', 'endpoint', id], queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoints/{id}', { params: { path: { id } } })) });
 }
 
-/** Refreshes itself every 2 s while any delivery on the page still waits for an attempt. */
-export function useDeliveries(filters: DeliveryFilters, perPage = 25) {
-  return useQuery({
+/** One page of deliveries; refreshes itself every 2 s while any delivery on it still waits for an attempt. */
+export const deliveriesQuery = (filters: DeliveryFilters, perPage = 25) =>
+  queryOptions({
     queryKey: ['webhooks', 'deliveries', filters, perPage],
     queryFn: () => unwrap(api.GET('/api/v1/webhooks/deliveries', { params: { query: { ...filters, per_page: perPage } } })),
     refetchInterval: (q) => (q.state.data?.data.some(attemptSoon) ? REFRESH_MS : false),
   });
+
+export function useDeliveries(filters: DeliveryFilters, perPage = 25) {
+  return useQuery(deliveriesQuery(filters, perPage));
 }
 
 export function useDelivery(id: number) {
