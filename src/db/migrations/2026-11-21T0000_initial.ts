@@ -19,6 +19,48 @@ function ref(target: string) {
   return (c: any) => c.references(`${target}.id`).onDelete('cascade');
 }
 
+type Indexes = [name: string, columns: string[]][];
+
+async function createIndexes(db: AnyDb, tableName: string, indexes: Indexes): Promise<void> {
+  for (const [name, columns] of indexes) await db.schema.createIndex(name).on(tableName).columns(columns).execute();
+}
+
+/** The columns deals and tickets open with: account, org, optional contact and owner, title. */
+function titledRecord(db: AnyDb, name: string) {
+  return table(db, name)
+    .addColumn('account_id', 'bigint', (c) => ref('accounts')(c).notNull())
+    .addColumn('org_id', 'bigint', (c) => ref('orgs')(c).notNull())
+    .addColumn('contact_id', 'bigint', (c) => c.references('contacts.id').onDelete('set null'))
+    .addColumn('owner_user_id', 'bigint', (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('title', 'text', (c) => c.notNull())
+    .addColumn('title_lc', 'text', (c) => c.notNull());
+}
+
+/** The list orders deals and tickets share: newest, last updated, title, status, org, owner. */
+function titledRecordIndexes(name: string): Indexes {
+  return [
+    [`${name}_account_created_idx`, ['account_id', 'created_at', 'id']],
+    [`${name}_account_updated_idx`, ['account_id', 'updated_at', 'id']],
+    [`${name}_account_title_idx`, ['account_id', 'title', 'id']],
+    [`${name}_account_status_created_idx`, ['account_id', 'status', 'created_at', 'id']],
+    [`${name}_account_org_created_idx`, ['account_id', 'org_id', 'created_at', 'id']],
+    [`${name}_account_owner_created_idx`, ['account_id', 'owner_user_id', 'created_at', 'id']],
+  ];
+}
+
+/**
+ * The indexes of a timeline (a deal's activities, a ticket's support logs): by parent record, by
+ * account, by org and by author, each newest first.
+ */
+function timelineIndexes(name: string, parent: string, author: { index: string; column: string }): Indexes {
+  return [
+    [`${name}_${parent}_created_idx`, ['account_id', `${parent}_id`, 'created_at', 'id']],
+    [`${name}_account_created_idx`, ['account_id', 'created_at', 'id']],
+    [`${name}_account_org_idx`, ['account_id', 'org_id', 'created_at']],
+    [`${name}_account_${author.index}_idx`, ['account_id', author.column, 'created_at']],
+  ];
+}
+
 export async function up(db: AnyDb): Promise<void> {
   await table(db, 'accounts')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -108,13 +150,7 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('contact_audiences_audience_idx').on('contact_audiences').columns(['audience_id']).execute();
 
   const dealStatus = sql`status in ('new', 'qualified', 'proposal', 'negotiation', 'won', 'lost')`;
-  await table(db, 'deals')
-    .addColumn('account_id', 'bigint', (c) => ref('accounts')(c).notNull())
-    .addColumn('org_id', 'bigint', (c) => ref('orgs')(c).notNull())
-    .addColumn('contact_id', 'bigint', (c) => c.references('contacts.id').onDelete('set null'))
-    .addColumn('owner_user_id', 'bigint', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('title_lc', 'text', (c) => c.notNull())
+  await titledRecord(db, 'deals')
     .addColumn('status', 'text', (c) => c.notNull().check(dealStatus))
     .addColumn('value_cents', 'bigint')
     .addColumn('currency', 'text')
@@ -128,18 +164,12 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  const dealIndexes: [string, string[]][] = [
-    ['deals_account_created_idx', ['account_id', 'created_at', 'id']],
-    ['deals_account_updated_idx', ['account_id', 'updated_at', 'id']],
-    ['deals_account_title_idx', ['account_id', 'title', 'id']],
-    ['deals_account_status_created_idx', ['account_id', 'status', 'created_at', 'id']],
-    ['deals_account_org_created_idx', ['account_id', 'org_id', 'created_at', 'id']],
-    ['deals_account_owner_created_idx', ['account_id', 'owner_user_id', 'created_at', 'id']],
+  await createIndexes(db, 'deals', [
+    ...titledRecordIndexes('deals'),
     ['deals_account_payment_customer_idx', ['account_id', 'payment_customer_id']],
     ['deals_account_contact_idx', ['account_id', 'contact_id']],
     ['deals_account_closed_idx', ['account_id', 'closed_at']],
-  ];
-  for (const [name, columns] of dealIndexes) await db.schema.createIndex(name).on('deals').columns(columns).execute();
+  ]);
 
   await table(db, 'deal_status_history')
     .addColumn('account_id', 'bigint', (c) => ref('accounts')(c).notNull())
@@ -165,21 +195,9 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('user_id', 'bigint', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  const activityIndexes: [string, string[]][] = [
-    ['deal_activities_deal_created_idx', ['account_id', 'deal_id', 'created_at', 'id']],
-    ['deal_activities_account_created_idx', ['account_id', 'created_at', 'id']],
-    ['deal_activities_account_org_idx', ['account_id', 'org_id', 'created_at']],
-    ['deal_activities_account_user_idx', ['account_id', 'user_id', 'created_at']],
-  ];
-  for (const [name, columns] of activityIndexes) await db.schema.createIndex(name).on('deal_activities').columns(columns).execute();
+  await createIndexes(db, 'deal_activities', timelineIndexes('deal_activities', 'deal', { index: 'user', column: 'user_id' }));
 
-  await table(db, 'tickets')
-    .addColumn('account_id', 'bigint', (c) => ref('accounts')(c).notNull())
-    .addColumn('org_id', 'bigint', (c) => ref('orgs')(c).notNull())
-    .addColumn('contact_id', 'bigint', (c) => c.references('contacts.id').onDelete('set null'))
-    .addColumn('owner_user_id', 'bigint', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('title_lc', 'text', (c) => c.notNull())
+  await titledRecord(db, 'tickets')
     .addColumn('details', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('open', 'pending', 'closed')`))
     .addColumn('channel', 'text', (c) => c.notNull())
@@ -190,16 +208,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addColumn('closed_at', 'bigint')
     .execute();
-  const ticketIndexes: [string, string[]][] = [
-    ['tickets_account_created_idx', ['account_id', 'created_at', 'id']],
-    ['tickets_account_updated_idx', ['account_id', 'updated_at', 'id']],
-    ['tickets_account_title_idx', ['account_id', 'title', 'id']],
-    ['tickets_account_status_created_idx', ['account_id', 'status', 'created_at', 'id']],
-    ['tickets_account_org_created_idx', ['account_id', 'org_id', 'created_at', 'id']],
-    ['tickets_account_owner_created_idx', ['account_id', 'owner_user_id', 'created_at', 'id']],
-    ['tickets_account_closed_idx', ['account_id', 'closed_at']],
-  ];
-  for (const [name, columns] of ticketIndexes) await db.schema.createIndex(name).on('tickets').columns(columns).execute();
+  await createIndexes(db, 'tickets', [...titledRecordIndexes('tickets'), ['tickets_account_closed_idx', ['account_id', 'closed_at']]]);
 
   await table(db, 'support_logs')
     .addColumn('account_id', 'bigint', (c) => ref('accounts')(c).notNull())
@@ -210,13 +219,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('author_user_id', 'bigint', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  const logIndexes: [string, string[]][] = [
-    ['support_logs_ticket_created_idx', ['account_id', 'ticket_id', 'created_at', 'id']],
-    ['support_logs_account_created_idx', ['account_id', 'created_at', 'id']],
-    ['support_logs_account_org_idx', ['account_id', 'org_id', 'created_at']],
-    ['support_logs_account_author_idx', ['account_id', 'author_user_id', 'created_at']],
-  ];
-  for (const [name, columns] of logIndexes) await db.schema.createIndex(name).on('support_logs').columns(columns).execute();
+  await createIndexes(db, 'support_logs', timelineIndexes('support_logs', 'ticket', { index: 'author', column: 'author_user_id' }));
 
   await table(db, 'webhook_endpoints')
     .addColumn('account_id', 'bigint', (c) => ref('accounts')(c).notNull())
