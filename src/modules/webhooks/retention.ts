@@ -1,6 +1,7 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { Counter } from 'prom-client';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db, Trx } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
 import { databaseUnavailable } from '../../db/errors.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
@@ -92,22 +93,14 @@ export async function purgeWebhookHistory(db: Db, cutoff: number, options: Purge
 /** One transaction: up to `limit` finished deliveries of the account last active before `cutoff`, and their attempts. */
 async function purgeDeliveryBatch(db: Db, accountId: number, cutoff: number, limit: number): Promise<{ deliveries: number; attempts: number }> {
   return db.transaction().execute(async (trx) => {
-    const rows = await engineOf(trx)
-      .claimRows(
-        trx
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('account_id', '=', accountId)
-          .where('created_at', '<', cutoff)
-          // Finished: nothing scheduled (pending, retrying and re-queued deliveries all have a next attempt).
-          .where('next_attempt_at', 'is', null)
-          .where('status', '<>', 'pending')
-          .where((eb) => eb(eb.fn.coalesce('last_attempt_at', 'created_at'), '<', cutoff))
-          .orderBy('created_at')
-          .orderBy('id')
-          .limit(limit),
-      )
-      .execute();
+    const candidates = trx
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      // Finished: nothing scheduled (pending, retrying and re-queued deliveries all have a next attempt).
+      .where('next_attempt_at', 'is', null)
+      .where('status', '<>', 'pending')
+      .where((eb) => eb(eb.fn.coalesce('last_attempt_at', 'created_at'), '<', cutoff));
+    const rows = await claimOldest(trx, candidates, 'webhook_deliveries', { accountId, cutoff, limit }).execute();
     if (rows.length === 0) return { deliveries: 0, attempts: 0 };
     const ids = rows.map((r) => r.id);
     const attempts = await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', ids).executeTakeFirst();
@@ -119,26 +112,37 @@ async function purgeDeliveryBatch(db: Db, accountId: number, cutoff: number, lim
 /** One transaction: up to `limit` events of the account from before `cutoff`, fanned out, with no delivery left. */
 async function purgeEventBatch(db: Db, accountId: number, cutoff: number, limit: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const rows = await engineOf(trx)
-      .claimRows(
-        trx
-          .selectFrom('events as e')
-          .select('e.id')
-          .where('e.account_id', '=', accountId)
-          .where('e.created_at', '<', cutoff)
-          // Not yet fanned out: its deliveries are still to be made.
-          .where('e.dispatched_at', 'is not', null)
-          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))))
-          .orderBy('e.created_at')
-          .orderBy('e.id')
-          .limit(limit),
-        'e',
-      )
-      .execute();
+    const candidates = trx
+      .selectFrom('events as e')
+      .select('e.id')
+      // Not yet fanned out: its deliveries are still to be made.
+      .where('e.dispatched_at', 'is not', null)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))));
+    const rows = await claimOldest(trx, candidates, 'e', { accountId, cutoff, limit }).execute();
     if (rows.length === 0) return 0;
     const deleted = await trx.deleteFrom('events').where('id', 'in', rows.map((r) => r.id)).executeTakeFirst();
     return Number(deleted.numDeletedRows);
   });
+}
+
+/**
+ * Narrows `candidates` (rows of one table, `table` as the query names it) to the account's rows
+ * created before `cutoff`, the oldest `limit` of them, claimed for the transaction.
+ */
+function claimOldest<DB, TB extends keyof DB & string, O>(
+  trx: Trx,
+  candidates: SelectQueryBuilder<DB, TB, O>,
+  table: TB,
+  batch: { accountId: number; cutoff: number; limit: number },
+): SelectQueryBuilder<DB, TB, O> {
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  const oldest = candidates
+    .where(column('account_id'), '=', batch.accountId)
+    .where(column('created_at'), '<', batch.cutoff)
+    .orderBy(column('created_at'))
+    .orderBy(column('id'))
+    .limit(batch.limit);
+  return engineOf(trx).claimRows(oldest, table);
 }
 
 export interface RetentionOptions {
