@@ -26,6 +26,8 @@ export const boardColumnQuery = (status: DealStatus, filters: BoardFilters) =>
           },
         }),
       ),
+    // Fresh for 5 s, so the board mounting right after the loader's fetch does not ask again; moves invalidate ['deals'].
+    staleTime: 5_000,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.pagination.has_next ? last.pagination.page + 1 : undefined),
   });

@@ -22,9 +22,16 @@ function attemptSoon(d: { status: string; next_attempt_at: string | null }): boo
   return d.status === 'pending' || (d.next_attempt_at !== null && new Date(d.next_attempt_at).getTime() - Date.now() < 60_000);
 }
 
+/**
+ * Fresh for 5 s: the route's loader fetches while the page's code loads, and the page mounting
+ * right after reads that answer instead of asking again (writes invalidate ['webhooks'] anyway).
+ */
+const PREFETCHED_FRESH_MS = 5_000;
+
 /** The account's endpoints (up to 100): also started by the routes' loaders, alongside the page's code. */
 export const endpointsQuery = queryOptions({
   queryKey: ['webhooks', 'endpoints'],
+  staleTime: PREFETCHED_FRESH_MS,
   queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoints', { params: { query: { per_page: 100 } } })),
 });
 
@@ -32,7 +39,11 @@ export function useEndpoints() {
   return useQuery(endpointsQuery);
 }
 
-export const healthQuery = queryOptions({ queryKey: ['webhooks', 'health'], queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoint-health')) });
+export const healthQuery = queryOptions({
+  queryKey: ['webhooks', 'health'],
+  queryFn: () => unwrap(api.GET('/api/v1/webhooks/endpoint-health')),
+  staleTime: PREFETCHED_FRESH_MS,
+});
 
 export function useHealth() {
   return useQuery({ ...healthQuery, refetchInterval: 15_000 });
@@ -46,6 +57,7 @@ export function useEndpoint(id: number) {
 export const deliveriesQuery = (filters: DeliveryFilters, perPage = 25) =>
   queryOptions({
     queryKey: ['webhooks', 'deliveries', filters, perPage],
+    staleTime: PREFETCHED_FRESH_MS,
     queryFn: () => unwrap(api.GET('/api/v1/webhooks/deliveries', { params: { query: { ...filters, per_page: perPage } } })),
     refetchInterval: (q) => (q.state.data?.data.some(attemptSoon) ? REFRESH_MS : false),
   });
