@@ -12,6 +12,8 @@ export interface RunningServer {
   app: App;
   database: DatabaseHandle;
   url: string;
+  /** Requests whose handlers are running (what `stop` waits for). */
+  handlersRunning(): number;
   stop(): Promise<void>;
 }
 
@@ -40,12 +42,18 @@ export async function startServer(settings: Config, options: ServerOptions = {})
   let dispatcher: Dispatcher | null = null;
   const app = await buildApp(config, { database, clock, logger: options.logger, wakeDispatcher: () => dispatcher?.wake() });
   dispatcher = new Dispatcher({ database, config, clock, log: app.log });
-  // Requests still running when the server closes (a client that hung up does not stop its handler)
+  // Handlers still running when the server closes (a client that hung up does not stop its handler)
   // finish their database work before the pool closes: otherwise a committed write could lose its
-  // idempotency record.
+  // idempotency record. A request counts from its last hook before the handler until its answer is
+  // ready (onSend), not until the answer is delivered: a client that hung up gets no delivery, and
+  // waiting for one would hold every later stop for the whole drain time-out.
   const inFlight = new Set<object>();
-  app.addHook('onRequest', async (request) => {
+  app.addHook('preHandler', async (request) => {
     inFlight.add(request);
+  });
+  app.addHook('onSend', async (request, _reply, payload) => {
+    inFlight.delete(request);
+    return payload;
   });
   app.addHook('onResponse', async (request) => {
     inFlight.delete(request);
@@ -64,6 +72,7 @@ export async function startServer(settings: Config, options: ServerOptions = {})
     app,
     database,
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    handlersRunning: () => inFlight.size,
     async stop() {
       clearInterval(purge);
       await app.close();

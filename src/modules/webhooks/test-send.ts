@@ -75,7 +75,7 @@ export async function sendTestEvent(
     if (!endpoint) throw notFound('webhook_endpoint_not_found', endpointId);
     if (!endpoint.enabled) throw new AppError('conflict', 'The endpoint is disabled; enable it to send a test event.');
     const example = await exampleOf(trx, accountId, type);
-    if (!example) throw new AppError('no_example_available', `The account has no record an ${type} event could describe yet.`, { fields: { event_type: 'no_example_available' } });
+    if (!example) throw new AppError('no_example_available', `The account has no record that a ${type} event could describe yet.`, { fields: { event_type: 'no_example_available' } });
     const publicId = newEventId();
     const payload = JSON.stringify({ id: publicId, event_type: type, org_id: example.orgId, timestamp: new Date(now).toISOString(), ...example.entity, test: true });
     const event = await trx
