@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 import { custops, waitUntil, type Child } from '../webhooks/helpers/processes.ts';
 import { startReceiver, type Receiver } from '../webhooks/helpers/receiver.ts';
-import { testPki } from '../webhooks/helpers/setup.ts';
+import { deliveringProcessEnv, testPki } from '../webhooks/helpers/setup.ts';
 import { startOwnPostgres, type OwnPostgres } from './helpers/instances.ts';
 import { alive, bearer, logLines, request, startServe, steadyLoad, type Answer } from './helpers/load.ts';
 
@@ -32,16 +31,7 @@ describe('PostgreSQL stopped with -m immediate and started again under load', ()
     const { account } = await createAccount(deps, { name: 'Restart' });
     key = (await createApiKey(deps, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: 1_000_000 })).secret;
     await database.close();
-    env = {
-      DATABASE_URL: pg.url,
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
-      NODE_EXTRA_CA_CERTS: testPki().caFile,
-      CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
-      CUSTOPS_WEBHOOK_TIMEOUT_MS: '2000',
-      CUSTOPS_WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1',
-      CUSTOPS_DATA_DIR: mkdtempSync(join(tmpdir(), 'custops-pg-chaos-')),
-      LOG_LEVEL: 'warn',
-    };
+    env = deliveringProcessEnv(pg.url, { timeoutMs: 2000, dataDir: mkdtempSync(join(tmpdir(), 'custops-pg-chaos-')) });
   });
 
   after(async () => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import { emitEvent } from '../../src/modules/events/outbox.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 import { custops, freePort, waitForHttp, waitUntil, type Child } from './helpers/processes.ts';
 import { startReceiver, type Receiver } from './helpers/receiver.ts';
-import { SAMPLE_ENTITIES, testPki } from './helpers/setup.ts';
+import { deliveringProcessEnv, SAMPLE_ENTITIES, testPki } from './helpers/setup.ts';
 
 for (const engine of engines()) {
   describe(`crash safety: custops serve as a child process [${engine}]`, () => {
@@ -30,17 +29,7 @@ for (const engine of engines()) {
 
     test('SIGKILL while deliveries are in flight, restart: every event arrives at least once and every delivery ends sent; SIGTERM finishes in-flight attempts', async () => {
       const port = await freePort();
-      const env = {
-        DATABASE_URL: db.url,
-        CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
-        // The child must trust the throwaway CA the way production trusts any CA: through Node's store.
-        NODE_EXTRA_CA_CERTS: testPki().caFile,
-        CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
-        CUSTOPS_WEBHOOK_TIMEOUT_MS: '1500',
-        CUSTOPS_WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1',
-        LOG_LEVEL: 'warn',
-        CUSTOPS_DATA_DIR: join(tmpdir(), 'custops-crash-data'),
-      };
+      const env = deliveringProcessEnv(db.url, { timeoutMs: 1500, dataDir: join(tmpdir(), 'custops-crash-data') });
       const serve = () => {
         const c = custops(['serve', '--port', String(port)], env);
         children.push(c);

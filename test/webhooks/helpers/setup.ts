@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import type { Config } from '../../../src/config.ts';
 import { emitEvent } from '../../../src/modules/events/outbox.ts';
 import type { EventEntities, EventType } from '../../../src/modules/events/catalog.ts';
@@ -12,6 +13,24 @@ let pki: TestPki | null = null;
 export function testPki(): TestPki {
   pki ??= makeTestPki();
   return pki;
+}
+
+/**
+ * The environment of a `custops` child process that delivers webhooks to the test receiver: a fresh
+ * secret key, the throwaway CA trusted the way production trusts any CA (through Node's store),
+ * private targets allowed, and every retry one second after the last.
+ */
+export function deliveringProcessEnv(databaseUrl: string, options: { timeoutMs: number; dataDir: string }): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+    NODE_EXTRA_CA_CERTS: testPki().caFile,
+    CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
+    CUSTOPS_WEBHOOK_TIMEOUT_MS: String(options.timeoutMs),
+    CUSTOPS_WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1',
+    CUSTOPS_DATA_DIR: options.dataDir,
+    LOG_LEVEL: 'warn',
+  };
 }
 
 export interface WebhookEnv {
