@@ -58,24 +58,23 @@ export function insertLog(db: Executor, row: Insertable<SupportLogsTable>): Prom
   return db.insertInto('support_logs').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** The log entries of one ticket of the account. */
+function ofTicket(db: Executor, accountId: number, ticketId: number) {
+  return db.selectFrom('support_logs').where('account_id', '=', accountId).where('ticket_id', '=', ticketId);
+}
+
 export function countLogs(db: Executor, accountId: number, ticketId: number): Promise<number> {
-  return countRows(db, db.selectFrom('support_logs').where('account_id', '=', accountId).where('ticket_id', '=', ticketId));
+  return countRows(db, ofTicket(db, accountId, ticketId));
 }
 
 export function listLogs(db: Executor, accountId: number, ticketId: number, sort: string, dir: Direction, limit: number, offset: number): Promise<LogRow[]> {
-  let query = db.selectFrom('support_logs').selectAll().where('account_id', '=', accountId).where('ticket_id', '=', ticketId).orderBy(sql.ref(sort), dir);
+  let query = ofTicket(db, accountId, ticketId).selectAll().orderBy(sql.ref(sort), dir);
   if (sort !== 'id') query = query.orderBy('id', dir);
   return query.limit(limit).offset(offset).execute();
 }
 
 export function findLog(db: Executor, accountId: number, ticketId: number, id: number): Promise<LogRow | undefined> {
-  return db
-    .selectFrom('support_logs')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('ticket_id', '=', ticketId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return ofTicket(db, accountId, ticketId).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export function findContact(db: Executor, accountId: number, id: number): Promise<ContactRow | undefined> {
