@@ -51,3 +51,26 @@ export async function listPage<Row, View>(
   const rows = offset < total ? await fetch(page.per_page, offset) : [];
   return { data: await view(rows), pagination: paginate(page, total) };
 }
+
+export interface EntryOrder<S extends string> {
+  sort?: S;
+  direction?: 'asc' | 'desc';
+}
+
+/**
+ * One page of a record's entries (a deal's activities, a ticket's logs): by `created_at`, newest
+ * first, unless the query orders them otherwise.
+ */
+export function entriesPage<Row, View, S extends string>(
+  page: PageRequest,
+  order: EntryOrder<S>,
+  entries: {
+    count: () => Promise<number>;
+    list: (sort: S | 'created_at', direction: 'asc' | 'desc', limit: number, offset: number) => Promise<Row[]>;
+    view: (row: Row) => View;
+  },
+): Promise<ListResult<View>> {
+  const sort = order.sort ?? 'created_at';
+  const direction = order.direction ?? 'desc';
+  return listPage(page, entries.count, (limit, offset) => entries.list(sort, direction, limit, offset), (rows) => rows.map(entries.view));
+}

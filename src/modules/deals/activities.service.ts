@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { iso } from '../../lib/clock.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
-import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { entriesPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './activities.repository.ts';
 import { emitActivityCreated } from './deals.events.ts';
 import { touchLastActivity } from './deals.repository.ts';
@@ -30,12 +30,11 @@ export async function listActivities(
   db: Executor, accountId: number, dealId: number, order: { sort?: 'created_at' | 'id'; direction?: 'asc' | 'desc' }, page: PageRequest,
 ): Promise<ListResult<DealActivityView>> {
   await getDealRow(db, accountId, dealId);
-  return listPage(
-    page,
-    () => repo.countActivities(db, accountId, dealId),
-    (limit, offset) => repo.listActivities(db, accountId, dealId, order.sort ?? 'created_at', order.direction ?? 'desc', limit, offset),
-    (rows) => rows.map(toActivityView),
-  );
+  return entriesPage(page, order, {
+    count: () => repo.countActivities(db, accountId, dealId),
+    list: (sort, direction, limit, offset) => repo.listActivities(db, accountId, dealId, sort, direction, limit, offset),
+    view: toActivityView,
+  });
 }
 
 export async function getActivity(db: Executor, accountId: number, dealId: number, id: number): Promise<DealActivityView> {

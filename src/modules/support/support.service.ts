@@ -3,7 +3,7 @@ import type { TicketStatus } from '../../db/schema.ts';
 import { iso } from '../../lib/clock.ts';
 import { dateRange } from '../../lib/dates.ts';
 import { notFound } from '../../lib/errors.ts';
-import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
+import { entriesPage, listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './support.repository.ts';
 import type { SupportLogView, TicketListQueryT, TicketView } from './support.schemas.ts';
 import { existsInAccount } from '../../lib/sql.ts';
@@ -93,12 +93,11 @@ export async function listLogs(
   page: PageRequest,
 ): Promise<ListResult<SupportLogView>> {
   if (!(await repo.findTicket(db, accountId, ticketId))) throw notFound('ticket_not_found', ticketId);
-  return listPage(
-    page,
-    () => repo.countLogs(db, accountId, ticketId),
-    (limit, offset) => repo.listLogs(db, accountId, ticketId, order.sort ?? 'created_at', order.direction ?? 'desc', limit, offset),
-    (rows) => rows.map(toLogView),
-  );
+  return entriesPage(page, order, {
+    count: () => repo.countLogs(db, accountId, ticketId),
+    list: (sort, direction, limit, offset) => repo.listLogs(db, accountId, ticketId, sort, direction, limit, offset),
+    view: toLogView,
+  });
 }
 
 export async function getLog(db: Executor, accountId: number, ticketId: number, id: number): Promise<SupportLogView> {
