@@ -93,6 +93,10 @@ const LostReasonIn = Type.Object(
 );
 const DateTimeIn = Type.String({ maxLength: 40, description: 'ISO-8601 date-time (with or without Z) or YYYY-MM-DD (start of that UTC day).' });
 
+// The optional fields creating and changing a deal share (null clears one).
+const ValueFields = { value: Type.Optional(Nullable(Money)), currency: Type.Optional(Nullable(Currency)) };
+const FollowUpFields = { next_followup_at: Type.Optional(Nullable(DateTimeIn)), lost_reason: Type.Optional(Nullable(LostReasonIn)) };
+
 export const CreateDealBody = Type.Object(
   {
     org_id: Id(),
@@ -100,11 +104,9 @@ export const CreateDealBody = Type.Object(
     status: Type.Optional(Type.Enum([...DEAL_STATUSES], { default: 'new' })),
     contact_id: Type.Optional(Nullable(Id('A contact of the same org.'))),
     owner_user_id: Type.Optional(Nullable(Id())),
-    value: Type.Optional(Nullable(Money)),
-    currency: Type.Optional(Nullable(Currency)),
+    ...ValueFields,
     payment_customer_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
-    next_followup_at: Type.Optional(Nullable(DateTimeIn)),
-    lost_reason: Type.Optional(Nullable(LostReasonIn)),
+    ...FollowUpFields,
     idempotency_key: Type.Optional(IdempotencyKey),
   },
   { additionalProperties: false },
@@ -117,10 +119,8 @@ export const PatchDealBody = Type.Object(
     owner_user_id: Type.Optional(Nullable(Id())),
     contact_id: Type.Optional(Nullable(Id('A contact of the deal org, or null to clear it.'))),
     title: Type.Optional(Title),
-    value: Type.Optional(Nullable(Money)),
-    currency: Type.Optional(Nullable(Currency)),
-    next_followup_at: Type.Optional(Nullable(DateTimeIn)),
-    lost_reason: Type.Optional(Nullable(LostReasonIn)),
+    ...ValueFields,
+    ...FollowUpFields,
     idempotency_key: Type.Optional(IdempotencyKey),
   },
   { additionalProperties: false },
