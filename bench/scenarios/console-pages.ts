@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { seedConsoleAccount, type ConsoleAccount } from '../lib/console-data.ts';
+import { launchChromium } from '../lib/browser.ts';
 import { log, startPinnedServer } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
 
@@ -19,7 +20,6 @@ export const description =
 const BIG = 100_000;
 const SMALL = 1_000;
 const LOADS = 20;
-const CHROMIUM = process.env.CUSTOPS_CHROMIUM ?? '/usr/bin/chromium';
 
 interface Target {
   page: string;
@@ -102,10 +102,7 @@ export async function run(_options: BenchOptions): Promise<void> {
       DATABASE_URL: `sqlite:${dbFile}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
       CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: dir,
     });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    const browser = await launchChromium();
     try {
       // Alternating accounts would interleave caches; each account gets its own context and a warm-up load per page.
       const baseline = await measure(browser, server.url, small);

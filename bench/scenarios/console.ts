@@ -3,13 +3,14 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
+import { launchChromium } from '../lib/browser.ts';
 import { log, startPinnedServer } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
 
@@ -23,7 +24,6 @@ export const description =
 const LOADS = 20;
 const DELIVERIES = 100_000;
 const GOAL_MS = 300;
-const CHROMIUM = process.env.CUSTOPS_CHROMIUM ?? '/usr/bin/chromium';
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -95,10 +95,7 @@ export async function run(_options: BenchOptions): Promise<void> {
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
     const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
     try {
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
+      browser = await launchChromium();
       const cold: number[] = [];
       const staticLoads: number[] = [];
       const firstRender: number[] = [];
