@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createScratchDatabase, postgresBaseUrl, seedDeals, type Engine, type ScratchDatabase, type SeededDeals } from '../lib/deal-data.ts';
+import { createScratchDatabase, seedDeals, type Engine, type ScratchDatabase, type SeededDeals } from '../lib/deal-data.ts';
+import { onEachEngine } from '../lib/engines.ts';
 import { log, startPinnedServer, type PinnedServer } from '../lib/processes.ts';
 import { alternate, ROUNDS, type Combined } from '../lib/rounds.ts';
 import type { BenchOptions } from '../lib/types.ts';
@@ -207,9 +208,5 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
   }
 }
 
-/** One JSON line per engine: SQLite always, PostgreSQL when BENCH_POSTGRES_URL or TEST_POSTGRES_URL is set. */
-export async function run(options: BenchOptions): Promise<void> {
-  await runEngine('sqlite', options);
-  if (postgresBaseUrl()) await runEngine('postgres', options);
-  else log(`${name}: postgres skipped (set BENCH_POSTGRES_URL or TEST_POSTGRES_URL)`);
-}
+/** One JSON line per engine. */
+export const run = onEachEngine(name, runEngine);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createScratchDatabase, postgresBaseUrl, seedDeals, type Engine } from '../lib/deal-data.ts';
+import { createScratchDatabase, seedDeals, type Engine } from '../lib/deal-data.ts';
+import { onEachEngine } from '../lib/engines.ts';
 import { cpuMsOf, log, startPinnedServer, type PinnedServer } from '../lib/processes.ts';
 import { alternate, ROUNDS, type Combined } from '../lib/rounds.ts';
 import type { BenchOptions } from '../lib/types.ts';
@@ -65,8 +66,5 @@ async function runEngine(engine: Engine, options: BenchOptions) {
   }
 }
 
-export async function run(options: BenchOptions): Promise<void> {
-  await runEngine('sqlite', options);
-  if (postgresBaseUrl()) await runEngine('postgres', options);
-  else log(`${name}: postgres skipped (set BENCH_POSTGRES_URL or TEST_POSTGRES_URL)`);
-}
+/** One JSON line per engine. */
+export const run = onEachEngine(name, runEngine);

@@ -8,7 +8,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../src/db/database.ts';
-import { createScratchDatabase, postgresBaseUrl, seedDeals, type Engine } from '../lib/deal-data.ts';
+import { createScratchDatabase, seedDeals, type Engine } from '../lib/deal-data.ts';
+import { onEachEngine } from '../lib/engines.ts';
 import { cpuMsOf, log, runLoad, startPinnedServer, type LoadRequest } from '../lib/processes.ts';
 import { combine, ROUNDS, type Combined, type Load } from '../lib/rounds.ts';
 import type { BenchOptions } from '../lib/types.ts';
@@ -220,9 +221,5 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
   }
 }
 
-/** One JSON line per engine: SQLite always, PostgreSQL when BENCH_POSTGRES_URL or TEST_POSTGRES_URL is set. */
-export async function run(options: BenchOptions): Promise<void> {
-  await runEngine('sqlite', options);
-  if (postgresBaseUrl()) await runEngine('postgres', options);
-  else log(`${name}: postgres skipped (set BENCH_POSTGRES_URL or TEST_POSTGRES_URL)`);
-}
+/** One JSON line per engine. */
+export const run = onEachEngine(name, runEngine);
