@@ -4,14 +4,18 @@ import type { ErrorCode } from '../lib/errors.ts';
 import { pageOf, type PageRequest } from '../lib/pagination.ts';
 import type { App } from './types.ts';
 
-export interface ListRoute<Q extends TSchema, P extends TSchema> {
+/** What every declared route states: its access, its own errors and its OpenAPI description. */
+export interface DeclaredRoute {
   scope: ScopeRequirement;
-  /** Route-specific errors (a filter id of another account is its `<thing>_not_found`). */
+  /** Route-specific errors (an id of another account, in the path, a filter or the body, is its `<thing>_not_found`). */
   errors: ErrorCode[];
   operationId: string;
   summary: string;
   description?: string;
   tags: string[];
+}
+
+export interface ListRoute<Q extends TSchema, P extends TSchema> extends DeclaredRoute {
   params?: P;
   /** The filters, sort and `page`/`per_page`. */
   querystring: Q;

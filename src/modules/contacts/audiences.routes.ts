@@ -2,7 +2,7 @@ import type { App } from '../../http/types.ts';
 import { recordRoute } from '../../http/read-routes.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { answer } from '../../http/answer.ts';
+import { writeRoute } from '../../http/write-routes.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import * as service from './audiences.service.ts';
 import { AudienceList, AudienceListQuery, CreateAudienceBody, MarketingAudience } from './contacts.schemas.ts';
@@ -36,19 +36,17 @@ export function registerAudienceRoutes(app: App, deps: ModuleDeps): void {
     get: (accountId, params) => service.getAudience(deps.db, accountId, params.id),
   });
 
-  app.post(
-    '/marketing-audiences',
-    {
-      config: { scope: '*', errors: ['conflict'] },
-      schema: {
-        operationId: 'createMarketingAudience',
-        summary: 'Create a marketing audience',
-        description: 'A name already used by an audience of the account is 409 `conflict`.',
-        tags: ['contacts'],
-        body: CreateAudienceBody,
-        response: { 201: MarketingAudience },
-      },
-    },
-    async (request, reply) => answer(request, reply, await service.createAudience(deps, request.auth.accountId, request.body.name, request.idempotency)),
-  );
+  writeRoute(app, '/marketing-audiences', {
+    method: 'POST',
+    scope: '*',
+    errors: ['conflict'],
+    operationId: 'createMarketingAudience',
+    summary: 'Create a marketing audience',
+    description: 'A name already used by an audience of the account is 409 `conflict`.',
+    tags: ['contacts'],
+    body: CreateAudienceBody,
+    status: 201,
+    response: MarketingAudience,
+    write: ({ accountId, body, claim }) => service.createAudience(deps, accountId, body.name, claim),
+  });
 }

@@ -1,9 +1,9 @@
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { optionalBody } from '../../http/json-body.ts';
 import { listRoute, recordRoute } from '../../http/read-routes.ts';
-import { answer } from '../../http/answer.ts';
+import { writeRoute, type WriteRoute } from '../../http/write-routes.ts';
+import type { TSchema } from 'typebox';
 import * as audiences from './audiences.service.ts';
 import {
   AudienceList,
@@ -47,21 +47,19 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
     get: (accountId, params) => service.getContact(deps.db, accountId, params.id),
   });
 
-  app.post(
-    '/contacts',
-    {
-      config: { scope: '*', errors: ['org_not_found'] },
-      schema: {
-        operationId: 'createContact',
-        summary: 'Create a contact',
-        description: 'Adds a contact to a customer organization of the account.',
-        tags: ['extensions'],
-        body: CreateContactBody,
-        response: { 201: Contact },
-      },
-    },
-    async (request, reply) => answer(request, reply, await service.createContact(deps, request.auth.accountId, request.body, request.idempotency)),
-  );
+  writeRoute(app, '/contacts', {
+    method: 'POST',
+    scope: '*',
+    errors: ['org_not_found'],
+    operationId: 'createContact',
+    summary: 'Create a contact',
+    description: 'Adds a contact to a customer organization of the account.',
+    tags: ['extensions'],
+    body: CreateContactBody,
+    status: 201,
+    response: Contact,
+    write: ({ accountId, body, claim }) => service.createContact(deps, accountId, body, claim),
+  });
 
   listRoute(app, '/contacts/:id/marketing-audiences', {
     scope: 'contacts:read',
@@ -75,48 +73,40 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
     list: (accountId, _query, page, params) => audiences.contactAudiences(deps.db, accountId, params.id, page),
   });
 
-  app.put(
-    '/contacts/:id/marketing-audiences',
-    {
-      config: { scope: '*', role: 'admin', errors: ['contact_not_found', 'audience_not_found'] },
-      schema: {
-        operationId: 'replaceContactMarketingAudiences',
-        summary: "Replace a contact's marketing audiences",
-        description:
-          'Sets the contact\'s audiences to exactly `audience_ids` and answers the new set. An id that is not an audience of the ' +
-          'account is 404 `audience_not_found` and nothing changes.',
-        tags: ['contacts'],
-        params: IdParams,
-        body: ReplaceMembershipsBody,
-        response: { 200: AudienceList },
-      },
-    },
-    async (request, reply) =>
-      answer(request, reply, await audiences.replaceAudiences(deps, request.auth.accountId, request.params.id, request.body.audience_ids, request.idempotency)),
-  );
-
-  app.delete(
-    '/contacts/:id/marketing-audiences',
-    {
-      config: { scope: '*', role: 'admin', errors: ['contact_not_found', 'audience_not_found'] },
-      // No body at all means "leave every audience".
-      preValidation: optionalBody,
-      schema: {
-        operationId: 'removeContactMarketingAudiences',
-        'x-body-optional': true,
-        summary: 'Remove a contact from marketing audiences',
-        description:
-          'With `audience_ids`, removes the contact from those audiences; with no body (or no `audience_ids`), from every ' +
-          'audience. Answers the remaining set. An id that is not an audience of the account is 404 `audience_not_found` and nothing changes.',
-        tags: ['contacts'],
-        params: IdParams,
-        body: RemoveMembershipsBody,
-        response: { 200: AudienceList },
-      },
-    },
-    async (request, reply) =>
-      answer(request, reply, await audiences.removeAudiences(deps, request.auth.accountId, request.params.id, request.body.audience_ids, request.idempotency)),
-  );
+  // Replacing and removing memberships differ in their verb, body and service call only.
+  const memberships = {
+    scope: '*',
+    role: 'admin',
+    errors: ['contact_not_found', 'audience_not_found'],
+    tags: ['contacts'],
+    params: IdParams,
+    status: 200,
+    response: AudienceList,
+  } satisfies Partial<WriteRoute<TSchema, typeof IdParams>>;
+  writeRoute(app, '/contacts/:id/marketing-audiences', {
+    ...memberships,
+    method: 'PUT',
+    operationId: 'replaceContactMarketingAudiences',
+    summary: "Replace a contact's marketing audiences",
+    description:
+      'Sets the contact\'s audiences to exactly `audience_ids` and answers the new set. An id that is not an audience of the ' +
+      'account is 404 `audience_not_found` and nothing changes.',
+    body: ReplaceMembershipsBody,
+    write: ({ accountId, params, body, claim }) => audiences.replaceAudiences(deps, accountId, params.id, body.audience_ids, claim),
+  });
+  writeRoute(app, '/contacts/:id/marketing-audiences', {
+    ...memberships,
+    method: 'DELETE',
+    operationId: 'removeContactMarketingAudiences',
+    summary: 'Remove a contact from marketing audiences',
+    description:
+      'With `audience_ids`, removes the contact from those audiences; with no body (or no `audience_ids`), from every ' +
+      'audience. Answers the remaining set. An id that is not an audience of the account is 404 `audience_not_found` and nothing changes.',
+    body: RemoveMembershipsBody,
+    // No body at all means "leave every audience".
+    optionalBody: true,
+    write: ({ accountId, params, body, claim }) => audiences.removeAudiences(deps, accountId, params.id, body.audience_ids, claim),
+  });
 
   registerAudienceRoutes(app, deps);
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { answer } from '../../http/answer.ts';
+import { writeRoute } from '../../http/write-routes.ts';
 import type { App } from '../../http/types.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -36,26 +36,21 @@ export function registerActivityRoutes(app: App, deps: ModuleDeps): void {
     get: (accountId, params) => service.getActivity(deps.db, accountId, params.id, params.activity_id),
   });
 
-  app.post(
-    '/deals/:id/activities',
-    {
-      config: { scope: 'deals:write', errors: ['deal_not_found', 'idempotency_key_in_use', 'idempotency_key_reused'] },
-      schema: {
-        operationId: 'createDealActivity',
-        summary: 'Log an activity on a deal',
-        description:
-          'Answers 201 with the activity and a Location header, and emits `deal.activity.created` (org_id: the deal\'s org). ' +
-          '`activity_kind` becomes the activity\'s `event_type`; `metadata_json` is returned as `metadata`. Idempotent with ' +
-          'the Idempotency-Key header or the `idempotency_key` field.',
-        tags: ['deals'],
-        params: IdParams,
-        body: CreateActivityBody,
-        response: { 201: ActivityRef },
-      },
-    },
-    async (request, reply) => {
-      const actor = { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null };
-      return answer(request, reply, await service.createActivity(deps, actor, request.params.id, request.body, request.idempotency));
-    },
-  );
+  writeRoute(app, '/deals/:id/activities', {
+    method: 'POST',
+    scope: 'deals:write',
+    errors: ['deal_not_found', 'idempotency_key_in_use', 'idempotency_key_reused'],
+    operationId: 'createDealActivity',
+    summary: 'Log an activity on a deal',
+    description:
+      'Answers 201 with the activity and a Location header, and emits `deal.activity.created` (org_id: the deal\'s org). ' +
+      '`activity_kind` becomes the activity\'s `event_type`; `metadata_json` is returned as `metadata`. Idempotent with ' +
+      'the Idempotency-Key header or the `idempotency_key` field.',
+    tags: ['deals'],
+    params: IdParams,
+    body: CreateActivityBody,
+    status: 201,
+    response: ActivityRef,
+    write: ({ actor, params, body, claim }) => service.createActivity(deps, actor, params.id, body, claim),
+  });
 }

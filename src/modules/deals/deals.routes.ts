@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox';
 import { Type } from 'typebox';
 import type { App } from '../../http/types.ts';
-import { answer } from '../../http/answer.ts';
+import { writeRoute } from '../../http/write-routes.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { listRoute, recordRoute } from '../../http/read-routes.ts';
@@ -15,6 +15,8 @@ import * as service from './deals.service.ts';
 export const dealSchemas: TSchema[] = [Deal, DealActivity, DealStatusChange, LostReasonUsage];
 
 const DealRef = Type.Ref('Deal');
+// Creating and changing deals: extensions to the integration API, for full-access callers.
+const extension = { scope: '*' as const, tags: ['extensions'] };
 
 export function registerDealRoutes(app: App, deps: ModuleDeps): void {
   listRoute(app, '/deals', {
@@ -56,54 +58,42 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
     get: (accountId, params) => service.getDeal(deps.db, accountId, params.id),
   });
 
-  app.post(
-    '/deals',
-    {
-      config: { scope: '*', errors: ['org_not_found', 'user_not_found', 'contact_not_found'] },
-      schema: {
-        operationId: 'createDeal',
-        summary: 'Create a deal',
-        description:
-          'Records the initial status in the status history and emits `deal.created`. A deal created already `won` or ' +
-          '`lost` also emits `deal.won` / `deal.lost` (after `deal.created`) and is closed by the caller at creation time. ' +
-          '`contact_id` must be a contact of `org_id`. `lost_reason` is only accepted with status `lost`.',
-        tags: ['extensions'],
-        body: CreateDealBody,
-        response: { 201: DealRef },
-      },
-    },
-    async (request, reply) => {
-      const actor = { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null };
-      return answer(request, reply, await service.createDeal(deps, actor, request.body, request.idempotency));
-    },
-  );
+  writeRoute(app, '/deals', {
+    ...extension,
+    method: 'POST',
+    errors: ['org_not_found', 'user_not_found', 'contact_not_found'],
+    operationId: 'createDeal',
+    summary: 'Create a deal',
+    description:
+      'Records the initial status in the status history and emits `deal.created`. A deal created already `won` or ' +
+      '`lost` also emits `deal.won` / `deal.lost` (after `deal.created`) and is closed by the caller at creation time. ' +
+      '`contact_id` must be a contact of `org_id`. `lost_reason` is only accepted with status `lost`.',
+    body: CreateDealBody,
+    status: 201,
+    response: DealRef,
+    write: ({ actor, body, claim }) => service.createDeal(deps, actor, body, claim),
+  });
 
-  app.patch(
-    '/deals/:id',
-    {
-      config: { scope: '*', errors: ['deal_not_found', 'user_not_found', 'contact_not_found'] },
-      schema: {
-        operationId: 'updateDeal',
-        summary: 'Update a deal or move its status',
-        description:
-          'Open statuses (new, qualified, proposal, negotiation) move to any other status; a closed deal (won, lost) may be ' +
-          'reopened to an open status, and any deal may be marked won or lost (won → lost and lost → won are direct moves). Every status ' +
-          'change is recorded. Moving to won or lost sets closed_at and closed_by_user_id (null for API keys) and emits ' +
-          '`deal.won` / `deal.lost`; reopening clears closed_at, closed_by_user_id and lost_reason. `lost_reason` is only ' +
-          'accepted when the deal is or becomes lost. `contact_id` must be a contact of the deal\'s org (404 `contact_not_found` ' +
-          'when unknown; 422 `fields.contact_id = "not_in_org"` for another org\'s). Other edits emit no event. A body that changes nothing leaves ' +
-          'updated_at as it was.',
-        tags: ['extensions'],
-        params: IdParams,
-        body: PatchDealBody,
-        response: { 200: DealRef },
-      },
-    },
-    async (request, reply) => {
-      const actor = { accountId: request.auth.accountId, userId: request.auth.session?.userId ?? null };
-      return answer(request, reply, await service.patchDeal(deps, actor, request.params.id, request.body, request.idempotency));
-    },
-  );
+  writeRoute(app, '/deals/:id', {
+    ...extension,
+    method: 'PATCH',
+    errors: ['deal_not_found', 'user_not_found', 'contact_not_found'],
+    operationId: 'updateDeal',
+    summary: 'Update a deal or move its status',
+    description:
+      'Open statuses (new, qualified, proposal, negotiation) move to any other status; a closed deal (won, lost) may be ' +
+      'reopened to an open status, and any deal may be marked won or lost (won → lost and lost → won are direct moves). Every status ' +
+      'change is recorded. Moving to won or lost sets closed_at and closed_by_user_id (null for API keys) and emits ' +
+      '`deal.won` / `deal.lost`; reopening clears closed_at, closed_by_user_id and lost_reason. `lost_reason` is only ' +
+      'accepted when the deal is or becomes lost. `contact_id` must be a contact of the deal\'s org (404 `contact_not_found` ' +
+      'when unknown; 422 `fields.contact_id = "not_in_org"` for another org\'s). Other edits emit no event. A body that changes nothing leaves ' +
+      'updated_at as it was.',
+    params: IdParams,
+    body: PatchDealBody,
+    status: 200,
+    response: DealRef,
+    write: ({ actor, params, body, claim }) => service.patchDeal(deps, actor, params.id, body, claim),
+  });
 
   registerActivityRoutes(app, deps);
   registerDealHistoryRoutes(app, deps);

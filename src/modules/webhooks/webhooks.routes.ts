@@ -1,14 +1,11 @@
-import type { Static, TSchema } from 'typebox';
-import type { ErrorCode } from '../../lib/errors.ts';
-import type { IdempotencyClaim } from '../../lib/write.ts';
+import type { TSchema } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
-import { answer } from '../../http/answer.ts';
 import type { App } from '../../http/types.ts';
 import { recordRoute } from '../../http/read-routes.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { optionalBody } from '../../http/json-body.ts';
+import { writeRoute } from '../../http/write-routes.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import * as endpoints from './endpoints.service.ts';
 import * as deliveries from './deliveries.service.ts';
@@ -25,6 +22,8 @@ const tags = ['webhooks'];
 const read = { scope: 'webhooks:read' as const };
 // Members may not manage endpoints from the console (docs/design.md#webhooks); keys are judged by their scopes.
 const write = { scope: 'webhooks:write' as const, role: 'admin' as const };
+// A change to one endpoint or delivery, named by id in the path.
+const manage = { ...write, tags, params: IdParams };
 // GET of one endpoint and of one delivery belong to webhook management (webhooks:write, docs/design.md#webhooks);
 // they are reads too, so either scope grants them.
 const readOrManage = { scope: ['webhooks:read', 'webhooks:write'] as ('webhooks:read' | 'webhooks:write')[] };
@@ -42,23 +41,21 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     async (request) => endpoints.listEndpoints(deps.db, request.auth.accountId, pageOf(request.query)),
   );
 
-  app.post(
-    '/webhooks/endpoints',
-    {
-      config: { ...write, errors: [] },
-      schema: {
-        operationId: 'createWebhookEndpoint',
-        summary: 'Register a webhook endpoint; the answer holds its signing secret, shown only this once',
-        description:
-          'HTTPS only. Loopback, private, link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused (422, `fields.url`). ' +
-          'A server started with CUSTOPS_WEBHOOK_ALLOW_PRIVATE=1 (local development only) accepts those addresses, and plain `http://` to a loopback address (`localhost`, 127.0.0.0/8, `::1`).',
-        tags,
-        body: CreateEndpointBody,
-        response: { 201: WebhookEndpointWithSecret },
-      },
-    },
-    async (request, reply) => answer(request, reply, await endpoints.createEndpoint(deps, request.auth.accountId, request.body, request.idempotency)),
-  );
+  writeRoute(app, '/webhooks/endpoints', {
+    ...write,
+    method: 'POST',
+    errors: [],
+    operationId: 'createWebhookEndpoint',
+    summary: 'Register a webhook endpoint; the answer holds its signing secret, shown only this once',
+    description:
+      'HTTPS only. Loopback, private, link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused (422, `fields.url`). ' +
+      'A server started with CUSTOPS_WEBHOOK_ALLOW_PRIVATE=1 (local development only) accepts those addresses, and plain `http://` to a loopback address (`localhost`, 127.0.0.0/8, `::1`).',
+    tags,
+    body: CreateEndpointBody,
+    status: 201,
+    response: WebhookEndpointWithSecret,
+    write: ({ accountId, body, claim }) => endpoints.createEndpoint(deps, accountId, body, claim),
+  });
 
   recordRoute(app, '/webhooks/endpoints/:id', {
     ...readOrManage,
@@ -71,9 +68,9 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     get: (accountId, params) => endpoints.getEndpoint(deps.db, accountId, params.id),
   });
 
-  managementWrite(app, {
+  writeRoute(app, '/webhooks/endpoints/:id', {
+    ...manage,
     method: 'PATCH',
-    path: '/webhooks/endpoints/:id',
     errors: ['webhook_endpoint_not_found'],
     operationId: 'updateWebhookEndpoint',
     summary: 'Change name, url, event_types or enabled',
@@ -81,21 +78,23 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     body: UpdateEndpointBody,
     status: 200,
     response: endpointRef,
-    run: (accountId, id, body, claim) => endpoints.updateEndpoint(deps, accountId, id, body, claim),
+    write: ({ accountId, params, body, claim }) => endpoints.updateEndpoint(deps, accountId, params.id, body, claim),
   });
 
-  app.delete(
-    '/webhooks/endpoints/:id',
-    {
-      config: { ...write, errors: ['webhook_endpoint_not_found'] },
-      schema: { operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint with its delivery log', tags, params: IdParams, response: { 204: { type: 'null', description: 'Deleted.' } } },
-    },
-    async (request, reply) => answer(request, reply, await endpoints.deleteEndpoint(deps, request.auth.accountId, request.params.id, request.idempotency)),
-  );
+  writeRoute(app, '/webhooks/endpoints/:id', {
+    ...manage,
+    method: 'DELETE',
+    errors: ['webhook_endpoint_not_found'],
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Delete an endpoint with its delivery log',
+    status: 204,
+    response: { type: 'null', description: 'Deleted.' },
+    write: ({ accountId, params, claim }) => endpoints.deleteEndpoint(deps, accountId, params.id, claim),
+  });
 
-  managementWrite(app, {
+  writeRoute(app, '/webhooks/endpoints/:id/rotate-secret', {
+    ...manage,
     method: 'POST',
-    path: '/webhooks/endpoints/:id/rotate-secret',
     errors: ['webhook_endpoint_not_found'],
     operationId: 'rotateWebhookSecret',
     summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
@@ -104,19 +103,19 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     optionalBody: true,
     status: 200,
     response: RotatedEndpoint,
-    run: (accountId, id, _body, claim) => endpoints.rotateSecret(deps, accountId, id, claim),
+    write: ({ accountId, params, claim }) => endpoints.rotateSecret(deps, accountId, params.id, claim),
   });
 
-  managementWrite(app, {
+  writeRoute(app, '/webhooks/endpoints/:id/recover', {
+    ...manage,
     method: 'POST',
-    path: '/webhooks/endpoints/:id/recover',
     errors: ['webhook_endpoint_not_found'],
     operationId: 'recoverWebhookEndpoint',
     summary: 'Re-queue the endpoint’s failed deliveries created in a time window',
     body: RecoverBody,
     status: 202,
     response: RecoverResult,
-    run: (accountId, id, body, claim) => endpoints.recoverEndpoint(deps, accountId, id, body, claim),
+    write: ({ accountId, params, body, claim }) => endpoints.recoverEndpoint(deps, accountId, params.id, body, claim),
   });
 
   app.get(
@@ -146,9 +145,9 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     get: (accountId, params) => deliveries.getDelivery(deps.db, accountId, params.id),
   });
 
-  managementWrite(app, {
+  writeRoute(app, '/webhooks/deliveries/:id/retry', {
+    ...manage,
     method: 'POST',
-    path: '/webhooks/deliveries/:id/retry',
     errors: ['webhook_delivery_not_found', 'conflict'],
     operationId: 'retryWebhookDelivery',
     summary: 'Queue one more attempt now (trigger manual)',
@@ -156,45 +155,7 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     optionalBody: true,
     status: 202,
     response: deliveryRef,
-    run: (accountId, id, _body, claim) => deliveries.retryDelivery(deps, accountId, id, claim),
-  });
-}
-
-interface ManagementWrite<B extends TSchema> {
-  method: 'POST' | 'PATCH';
-  path: string;
-  errors: ErrorCode[];
-  operationId: string;
-  summary: string;
-  description?: string;
-  body: B;
-  /** Action routes whose body holds only `idempotency_key`: no body at all is the same as `{}`. */
-  optionalBody?: boolean;
-  status: 200 | 202;
-  response: TSchema | { $ref: string };
-  /** The one service call, with the caller's account, the record id from the path, the body and the idempotency claim. */
-  run: (accountId: number, id: number, body: Static<B>, claim: IdempotencyClaim | null) => Promise<unknown>;
-}
-
-/** A change to one endpoint or delivery (by id in the path), with webhook-management access, answered from the write. */
-function managementWrite<B extends TSchema>(app: App, route: ManagementWrite<B>): void {
-  app.route({
-    method: route.method,
-    url: route.path,
-    config: { ...write, errors: route.errors },
-    ...(route.optionalBody ? { preValidation: optionalBody } : {}),
-    schema: {
-      operationId: route.operationId,
-      ...(route.optionalBody ? { 'x-body-optional': true } : {}),
-      summary: route.summary,
-      ...(route.description ? { description: route.description } : {}),
-      tags,
-      params: IdParams,
-      body: route.body,
-      response: { [route.status]: route.response },
-    },
-    handler: async (request, reply) =>
-      answer(request, reply, await route.run(request.auth.accountId, (request.params as { id: number }).id, request.body as Static<B>, request.idempotency)),
+    write: ({ accountId, params, claim }) => deliveries.retryDelivery(deps, accountId, params.id, claim),
   });
 }
 
