@@ -53,6 +53,8 @@ interface EngineRun {
   seed: SeededDeals;
   options: BenchOptions;
   auth: Record<string, string>;
+  /** One key for every server of the run: the database remembers the key that first served it. */
+  secretKey: string;
 }
 
 const activitiesPath = (dealId: number) => `/api/v1/deals/${dealId}/activities`;
@@ -60,7 +62,7 @@ const activitiesPath = (dealId: number) => `/api/v1/deals/${dealId}/activities`;
 function apiServer(r: EngineRun): Promise<PinnedServer> {
   return startPinnedServer('bench/lib/server-child.ts', {
     DATABASE_URL: r.db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
-    CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: r.db.dir,
+    CUSTOPS_SECRET_KEY: r.secretKey, CUSTOPS_DATA_DIR: r.db.dir,
   });
 }
 
@@ -165,7 +167,8 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
     const seed = await seedDeals(db.handle, { deals: DEALS, activities: SEEDED_ACTIVITIES });
     const generateMs = Date.now() - started;
     log(`${name}: ${engine}: ${DEALS} deals and ${SEEDED_ACTIVITIES} activities generated in ${generateMs} ms`);
-    const r: EngineRun = { db, seed, options, auth: { authorization: `Bearer ${seed.key}`, 'content-type': 'application/json' } };
+    const auth = { authorization: `Bearer ${seed.key}`, 'content-type': 'application/json' };
+    const r: EngineRun = { db, seed, options, auth, secretKey: randomBytes(32).toString('hex') };
     const w = await measureWrites(r);
     const p = await measureReplay(r);
     const figures = {
