@@ -14,7 +14,15 @@ function positive(value: string | undefined, fallback: number, flag: string): nu
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rate: { type: 'string' }, soak: { type: 'string' }, list: { type: 'boolean' } },
+    options: {
+      only: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      rate: { type: 'string' },
+      soak: { type: 'string' },
+      list: { type: 'boolean' },
+    },
     strict: true,
   });
   if (values.list) {

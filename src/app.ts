@@ -117,8 +117,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   } else store = new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
 
-  const sharedSchemas = [ErrorResponse, PaginationSchema, ...orgSchemas, ...userSchemas, ...contactSchemas, ...dealSchemas,
-    ...supportSchemas, ...activitySchemas, ...analyticsSchemas, ...webhookSchemas, ...sessionSchemas, ...apiKeySchemas];
+  const sharedSchemas = [
+    ErrorResponse,
+    PaginationSchema,
+    ...orgSchemas,
+    ...userSchemas,
+    ...contactSchemas,
+    ...dealSchemas,
+    ...supportSchemas,
+    ...activitySchemas,
+    ...analyticsSchemas,
+    ...webhookSchemas,
+    ...sessionSchemas,
+    ...apiKeySchemas,
+  ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas));
 

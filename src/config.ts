@@ -31,7 +31,10 @@ const optionalText = (env: string, pattern: string, mustBe: string, description:
 
 const flag = (env: string, description: string) =>
   Type.Decode(
-    Type.Union(['0', '1', 'false', 'true', 'no', 'yes'].map((v) => Type.Literal(v)), { env, default: '0', mustBe: '0 or 1', description, lowercase: true }),
+    Type.Union(
+      ['0', '1', 'false', 'true', 'no', 'yes'].map((v) => Type.Literal(v)),
+      { env, default: '0', mustBe: '0 or 1', description, lowercase: true },
+    ),
     (value) => value === '1' || value === 'true' || value === 'yes',
   );
 
@@ -42,29 +45,52 @@ const flag = (env: string, description: string) =>
  * defaults, checks, and decodes.
  */
 export const SettingsSchema = Type.Object({
-  databaseUrl: text('DATABASE_URL', 'sqlite:./data/custops.db', '^(sqlite:|postgres://|postgresql://)', 'sqlite:<path>, sqlite::memory: or postgres://…',
-    'the database: SQLite file or PostgreSQL server', true),
+  databaseUrl: text(
+    'DATABASE_URL',
+    'sqlite:./data/custops.db',
+    '^(sqlite:|postgres://|postgresql://)',
+    'sqlite:<path>, sqlite::memory: or postgres://…',
+    'the database: SQLite file or PostgreSQL server',
+    true,
+  ),
   port: integer('PORT', 8080, 0, 65535, 'listen port of serve'),
   host: text('HOST', '127.0.0.1', '^\\S+$', 'a host name or address', 'listen address of serve'),
   redisUrl: optionalText('REDIS_URL', '^rediss?://', 'a redis:// or rediss:// URL', 'shared rate-limit store (in memory when unset)', true),
   secretKey: Type.Decode(
-    optionalText('CUSTOPS_SECRET_KEY', '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$', '32 bytes, as 64 hex digits or base64',
-      'key encrypting webhook secrets at rest (generated into the data folder with SQLite)', true),
+    optionalText(
+      'CUSTOPS_SECRET_KEY',
+      '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$',
+      '32 bytes, as 64 hex digits or base64',
+      'key encrypting webhook secrets at rest (generated into the data folder with SQLite)',
+      true,
+    ),
     (value): Buffer | null => (value === null ? null : decodeSecretKey(value)),
   ),
   rateLimitPerMinute: integer('CUSTOPS_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000, 'default requests per minute of an API key'),
   webhookRetryScheduleSeconds: Type.Decode(
-    text('CUSTOPS_WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE.join(','), '^\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*$', 'comma-separated seconds',
-      'seconds between webhook delivery attempts'),
+    text(
+      'CUSTOPS_WEBHOOK_RETRY_SCHEDULE',
+      DEFAULT_RETRY_SCHEDULE.join(','),
+      '^\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*$',
+      'comma-separated seconds',
+      'seconds between webhook delivery attempts',
+    ),
     (value): readonly number[] => Object.freeze(value.split(',').map(Number)),
   ),
   webhookTimeoutMs: integer('CUSTOPS_WEBHOOK_TIMEOUT_MS', 15000, 100, 600_000, 'time-out of one webhook attempt'),
-  webhookRetentionDays: integer('CUSTOPS_WEBHOOK_RETENTION_DAYS', 30, 0, 36_500,
-    'finished webhook deliveries, their attempts and events older than this many days are purged (0 keeps them)'),
+  webhookRetentionDays: integer(
+    'CUSTOPS_WEBHOOK_RETENTION_DAYS',
+    30,
+    0,
+    36_500,
+    'finished webhook deliveries, their attempts and events older than this many days are purged (0 keeps them)',
+  ),
   webhookAllowPrivate: flag('CUSTOPS_WEBHOOK_ALLOW_PRIVATE', '1 allows loopback and private webhook targets (development and tests only)'),
   idempotencyTtlHours: integer('CUSTOPS_IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365, 'how long idempotency keys are kept'),
-  logLevel: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { env: 'LOG_LEVEL', default: 'info', mustBe: `one of ${LOG_LEVELS.join(', ')}`,
-    description: 'pino log level' }),
+  logLevel: Type.Union(
+    LOG_LEVELS.map((l) => Type.Literal(l)),
+    { env: 'LOG_LEVEL', default: 'info', mustBe: `one of ${LOG_LEVELS.join(', ')}`, description: 'pino log level' },
+  ),
   dataDir: Type.Decode(
     optionalText('CUSTOPS_DATA_DIR', '.', 'a folder', 'folder of the secret key generated in SQLite mode (default: beside the database file)'),
     (value): string | null => (value === null ? null : resolve(value)),
@@ -72,28 +98,45 @@ export const SettingsSchema = Type.Object({
   // serve keeps two of its connections for LISTEN (webhook outbox, API key revocations): below 3 nothing would be left for queries.
   pgPoolSize: integer('CUSTOPS_PG_POOL_SIZE', 10, 3, 1000, 'PostgreSQL connections per process (serve keeps two for LISTEN, worker one)'),
   trustProxy: Type.Decode(
-    optionalText('CUSTOPS_TRUST_PROXY', '^[0-9A-Fa-f:.,/\\s]+$', 'comma-separated IP addresses or CIDRs',
-      "proxies whose X-Forwarded-For is believed (the client IP in request logs); none when unset"),
+    optionalText(
+      'CUSTOPS_TRUST_PROXY',
+      '^[0-9A-Fa-f:.,/\\s]+$',
+      'comma-separated IP addresses or CIDRs',
+      'proxies whose X-Forwarded-For is believed (the client IP in request logs); none when unset',
+    ),
     (value): readonly string[] => Object.freeze(parseTrustProxy(value)),
   ),
   // Dependencies and clients that fail or stall (docs/operations.md, "Faults").
-  dbConnectTimeoutMs: integer('CUSTOPS_DB_CONNECT_TIMEOUT_MS', 1500, 100, 600_000,
-    'PostgreSQL: connecting or waiting for a pooled connection gives up after this (a 503, not a hang)'),
+  dbConnectTimeoutMs: integer(
+    'CUSTOPS_DB_CONNECT_TIMEOUT_MS',
+    1500,
+    100,
+    600_000,
+    'PostgreSQL: connecting or waiting for a pooled connection gives up after this (a 503, not a hang)',
+  ),
   dbStatementTimeoutMs: integer('CUSTOPS_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000, 'PostgreSQL: statement time-out, 0 for none (migrate has none)'),
   sqliteBusyTimeoutMs: integer('CUSTOPS_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000, "SQLite: how long a write waits for another process's lock"),
   redisTimeoutMs: integer('CUSTOPS_REDIS_TIMEOUT_MS', 50, 1, 60_000, 'time budget of one rate-limit call to Redis; beyond it the process limits locally'),
   httpHeadersTimeoutMs: integer('CUSTOPS_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000, 'the request head must arrive within this'),
   httpRequestTimeoutMs: integer('CUSTOPS_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000, 'the whole request (head and body) must arrive within this'),
   httpKeepAliveTimeoutMs: integer('CUSTOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000, 'an idle kept-alive connection closes after this'),
-  metricsToken: optionalText('CUSTOPS_METRICS_TOKEN', '^[\\x21-\\x7e]{16,}$', 'at least 16 printable characters without spaces',
-    'bearer token /metrics requires (unset: /metrics is 404)', true),
+  metricsToken: optionalText(
+    'CUSTOPS_METRICS_TOKEN',
+    '^[\\x21-\\x7e]{16,}$',
+    'at least 16 printable characters without spaces',
+    'bearer token /metrics requires (unset: /metrics is 404)',
+    true,
+  ),
   consoleRateLimitPerMinute: integer('CUSTOPS_CONSOLE_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000, 'requests per minute of each signed-in console user'),
   cookieSecure: flag('CUSTOPS_COOKIE_SECURE', '1 marks the console session cookie Secure even over plain HTTP (behind a TLS proxy)'),
 });
 
 /** Comma-separated IP addresses or CIDRs (IPv4 or IPv6); a typo stops the start. */
 function parseTrustProxy(raw: string | null): string[] {
-  const list = (raw ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const list = (raw ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const entry of list) {
     const [address, bits, extra] = entry.split('/');
     const family = isIP(address);

@@ -6,7 +6,6 @@ import { systemClock } from './lib/clock.ts';
 import { Dispatcher } from './modules/webhooks/dispatcher.ts';
 import { startRetention } from './modules/webhooks/retention.ts';
 
-
 /**
  * `custops worker`: the webhook dispatcher alone, for scaled deployments. Any number of workers
  * (and `serve` processes) share one PostgreSQL: claims use FOR UPDATE SKIP LOCKED, and NOTIFY wakes

@@ -37,13 +37,18 @@ for (const engine of engines()) {
       assert.equal(r.stderr.trim().split('\n').length, 1);
       assert.match(r.stderr, pattern);
     };
-    const signIn = (email: string, password: string) =>
-      app.inject({ method: 'POST', url: '/api/v1/session', payload: { email, password } });
+    const signIn = (email: string, password: string) => app.inject({ method: 'POST', url: '/api/v1/session', payload: { email, password } });
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'custops-cli-users-'));
       database = await createTestDatabase(engine, engine === 'sqlite' ? { sqlitePath: join(dir, 'cli.db') } : {});
-      env = { PATH: process.env.PATH, DATABASE_URL: database.url, CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: dir, LOG_LEVEL: 'silent' };
+      env = {
+        PATH: process.env.PATH,
+        DATABASE_URL: database.url,
+        CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+        CUSTOPS_DATA_DIR: dir,
+        LOG_LEVEL: 'silent',
+      };
       app = await buildApp(loadConfig(env), { database: database.handle, logger: false });
     });
     after(async () => {
@@ -68,7 +73,21 @@ for (const engine of engines()) {
       assert.equal(res.statusCode, 201);
       assert.equal(res.json().user.role, 'admin');
 
-      const given = await json(['user', 'create', '--account', String(account.id), '--email', 'bo@team.example', '--name', 'Bo', '--role', 'member', '--password', 'a-given-password', '--no-support']);
+      const given = await json([
+        'user',
+        'create',
+        '--account',
+        String(account.id),
+        '--email',
+        'bo@team.example',
+        '--name',
+        'Bo',
+        '--role',
+        'member',
+        '--password',
+        'a-given-password',
+        '--no-support',
+      ]);
       assert.equal(given.password, 'a-given-password');
       assert.equal(given.user.support_enabled, false);
     });
@@ -76,9 +95,21 @@ for (const engine of engines()) {
     test('user create refuses bad input with one line and writes nothing', async () => {
       const { account } = await json(['account', 'create', '--name', 'Strict Co']);
       const id = String(account.id);
-      const count = async () => Number((await database.handle.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await database.handle.db
+              .selectFrom('users')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await count();
-      await fails(['user', 'create', '--account', id, '--email', 'x@y.example', '--name', 'X', '--role', 'boss'], 2, /--role must be one of owner, admin, member/);
+      await fails(
+        ['user', 'create', '--account', id, '--email', 'x@y.example', '--name', 'X', '--role', 'boss'],
+        2,
+        /--role must be one of owner, admin, member/,
+      );
       await fails(['user', 'create', '--account', id, '--email', 'not-an-email', '--name', 'X', '--role', 'member'], 2, /--email/);
       await fails(['user', 'create', '--account', id, '--email', 'x@y.example', '--name', 'X', '--role', 'member', '--password', 'short'], 2, /at least 8/);
       await fails(['user', 'create', '--account', id, '--email', 'x@y.example', '--role', 'member'], 2, /--name is required/);
@@ -88,15 +119,32 @@ for (const engine of engines()) {
       await fails(['user', 'create', '--account', id, '--email', 'DUP@y.example', '--name', 'D', '--role', 'member'], 1, /already exists/);
     });
 
-    test('user set-password changes the password and ends the user\'s sessions at once', async () => {
+    test("user set-password changes the password and ends the user's sessions at once", async () => {
       const { account } = await json(['account', 'create', '--name', 'Reset Co']);
-      const created = await json(['user', 'create', '--account', String(account.id), '--email', 'cy@reset.example', '--name', 'Cy', '--role', 'member', '--password', 'first-password']);
+      const created = await json([
+        'user',
+        'create',
+        '--account',
+        String(account.id),
+        '--email',
+        'cy@reset.example',
+        '--name',
+        'Cy',
+        '--role',
+        'member',
+        '--password',
+        'first-password',
+      ]);
       const login = await signIn('cy@reset.example', 'first-password');
       const cookie = String(login.headers['set-cookie']).split(';')[0];
       assert.equal((await app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie } })).statusCode, 200);
 
       const out = await json(['user', 'set-password', '--email', 'CY@reset.example', '--password', 'second-password']);
-      assert.deepEqual(out, { user: { id: created.user.id, account_id: account.id, email: 'cy@reset.example' }, password: 'second-password', sessions_ended: 1 });
+      assert.deepEqual(out, {
+        user: { id: created.user.id, account_id: account.id, email: 'cy@reset.example' },
+        password: 'second-password',
+        sessions_ended: 1,
+      });
       assert.equal((await app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie } })).statusCode, 401);
       assert.equal((await signIn('cy@reset.example', 'first-password')).statusCode, 401);
       assert.equal((await signIn('cy@reset.example', 'second-password')).statusCode, 201);

@@ -139,18 +139,38 @@ for (const engine of engines()) {
       const full = await json(['key', 'create', '--account', String(account.id), '--name', 'ci']);
       assert.deepEqual(full, { id: full.id, name: 'ci', scopes: ['*'], rate_limit_per_minute: null, secret: full.secret });
       assert.match(full.secret, /^cok_[A-Za-z0-9_-]{43}$/);
-      const scoped = await json(['key', 'create', '--account', String(account.id), '--name', 'agent', '--scopes', 'deals:read, deals:write', '--rate-limit', '120']);
-      assert.deepEqual({ ...scoped, id: 0, secret: '' }, { id: 0, name: 'agent', scopes: ['deals:read', 'deals:write'], rate_limit_per_minute: 120, secret: '' });
+      const scoped = await json([
+        'key',
+        'create',
+        '--account',
+        String(account.id),
+        '--name',
+        'agent',
+        '--scopes',
+        'deals:read, deals:write',
+        '--rate-limit',
+        '120',
+      ]);
+      assert.deepEqual(
+        { ...scoped, id: 0, secret: '' },
+        { id: 0, name: 'agent', scopes: ['deals:read', 'deals:write'], rate_limit_per_minute: 120, secret: '' },
+      );
       const row = await db.db.selectFrom('api_keys').selectAll().where('id', '=', scoped.id).executeTakeFirstOrThrow();
       assert.equal(row.rate_limit_per_minute, 120);
       assert.ok(!JSON.stringify(row).includes(scoped.secret), 'the secret is not stored');
-      const before = await db.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const before = await db.db
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       await fails(['key', 'create', '--account', String(account.id), '--name', 'bad', '--scopes', 'deals:read,deals:destroy'], /unknown scope.*deals:destroy/);
       await fails(['key', 'create', '--account', '999999', '--name', 'ghost'], /no account/);
       await fails(['key', 'create', '--account', String(account.id), '--name', 'x', '--rate-limit', '0'], /--rate-limit/);
       await fails(['key', 'create', '--account', 'abc', '--name', 'x'], /--account/);
       await fails(['key', 'create', '--name', 'x'], /--account/);
-      const afterCount = await db.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const afterCount = await db.db
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(afterCount.n), Number(before.n), 'refused keys are not created');
       await fails(['key', 'revoke', '--id', '999999'], /no API key/);
     });
@@ -194,10 +214,22 @@ for (const engine of engines()) {
       assert.deepEqual({ ...demo.key, id: 0, secret: '' }, { id: 0, name: 'demo', scopes: ['*'], rate_limit_per_minute: null, secret: '' });
       const acc = demo.account.id;
       const count = async (sqlTable: 'deals' | 'tickets', status: string) =>
-        Number((await db.db.selectFrom(sqlTable).select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', acc).where('status', '=', status as never).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await db.db
+              .selectFrom(sqlTable)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('account_id', '=', acc)
+              .where('status', '=', status as never)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const dealCounts: Record<string, number> = {};
       for (const s of ['new', 'qualified', 'proposal', 'negotiation', 'won', 'lost']) dealCounts[s] = await count('deals', s);
-      assert.ok(Object.values(dealCounts).every((n) => n > 0), JSON.stringify(dealCounts));
+      assert.ok(
+        Object.values(dealCounts).every((n) => n > 0),
+        JSON.stringify(dealCounts),
+      );
       for (const s of ['open', 'pending', 'closed']) assert.ok((await count('tickets', s)) > 0, `tickets ${s}`);
       const users = await db.db.selectFrom('users').select(['role', 'is_active']).where('account_id', '=', acc).execute();
       assert.equal(users.filter((u) => !u.is_active).length, 1);
@@ -208,7 +240,7 @@ for (const engine of engines()) {
       // Same seed, same data (in a new account).
       const again = await json(['demo', '--seed', '3']);
       assert.notEqual(again.account.id, acc);
-      const titles = async (id: number) => (await db.db.selectFrom('deals').select(['title', 'status']).where('account_id', '=', id).orderBy('id').execute());
+      const titles = async (id: number) => await db.db.selectFrom('deals').select(['title', 'status']).where('account_id', '=', id).orderBy('id').execute();
       assert.deepEqual(await titles(again.account.id), await titles(acc));
     });
 

@@ -21,7 +21,8 @@ export async function seedConsoleAccount(h: DatabaseHandle, deals: number, name:
   const { account } = await createAccount({ db: h.db, clock: systemClock }, { name, ownerEmail: email, ownerPassword: password, ownerName: 'Bench Owner' });
   const counts = await seedAccount(h, systemClock, { accountId: account.id, deals, seed: 1 });
   // Planner statistics, as a database that has lived a while would have them.
-  for (const table of ['orgs', 'contacts', 'deals', 'deal_activities', 'tickets', 'support_logs', 'deal_status_history']) await sql.raw(`analyze ${table}`).execute(h.db);
+  for (const table of ['orgs', 'contacts', 'deals', 'deal_activities', 'tickets', 'support_logs', 'deal_status_history'])
+    await sql.raw(`analyze ${table}`).execute(h.db);
   const ids = await h.db.selectFrom('deals').select('id').where('account_id', '=', account.id).orderBy('id').execute();
   return { accountId: account.id, email, password, dealId: Number(ids[ids.length >> 1].id), counts };
 }

@@ -58,9 +58,21 @@ export async function generateDealsDatabase(path: string, options: { deals: numb
       const owner = rnd.pick(userIds);
       const title = `Deal ${i} ${rnd.token(6)}`;
       addDeal.run(
-        account.id, rnd.pick(orgIds), owner, title, title.toLowerCase(), status, rnd.int(1, 5000) * 100,
-        closed ? null : now + rnd.int(-30, 30) * DAY_MS, status === 'lost' ? 'price' : null, status === 'lost' ? 'Too expensive' : null,
-        closed ? updated : null, closed ? owner : null, updated, created, updated,
+        account.id,
+        rnd.pick(orgIds),
+        owner,
+        title,
+        title.toLowerCase(),
+        status,
+        rnd.int(1, 5000) * 100,
+        closed ? null : now + rnd.int(-30, 30) * DAY_MS,
+        status === 'lost' ? 'price' : null,
+        status === 'lost' ? 'Too expensive' : null,
+        closed ? updated : null,
+        closed ? owner : null,
+        updated,
+        created,
+        updated,
       );
     }
     raw.exec('COMMIT');

@@ -49,10 +49,16 @@ export async function createScratchDatabase(engine: Engine): Promise<ScratchData
     const url = `sqlite:${join(dir, 'bench.db')}`;
     const handle = openDatabase(url);
     await migrateToLatest(handle.db);
-    return { engine, url, handle, dir, drop: async () => {
-      await handle.close();
-      await removeDir();
-    } };
+    return {
+      engine,
+      url,
+      handle,
+      dir,
+      drop: async () => {
+        await handle.close();
+        await removeDir();
+      },
+    };
   }
   const base = postgresBaseUrl();
   if (!base) throw new Error('PostgreSQL: set BENCH_POSTGRES_URL or TEST_POSTGRES_URL');
@@ -68,7 +74,10 @@ export async function createScratchDatabase(engine: Engine): Promise<ScratchData
   }
   const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
-    engine, url, handle, dir,
+    engine,
+    url,
+    handle,
+    dir,
     async drop() {
       await handle.close();
       await onAdmin(base, `drop schema if exists ${schema} cascade`);
@@ -112,16 +121,39 @@ export async function seedDeals(h: DatabaseHandle, options: { deals: number; act
     // PostgreSQL's row triggers (the analytics rollup) cost a minute on these 120k rows; this scenario never reads
     // the rollup, and the triggers are back on for the measured writes (SQLite fires them in seconds: kept there).
     if (h.dialect === 'postgres') await sql`alter table deals disable trigger user; alter table deal_activities disable trigger user`.execute(trx);
-    const users = await trx.insertInto('users')
-      .values(Array.from({ length: 19 }, (_, i) => ({
-        account_id: A, email: `rep${i + 1}@bench.example`, email_lc: `rep${i + 1}@bench.example`, display_name: `Rep ${i + 1}`,
-        role: 'member' as const, is_active: true, support_enabled: false, password_hash: null, created_at: now, updated_at: now,
-      })))
-      .returning('id').execute();
+    const users = await trx
+      .insertInto('users')
+      .values(
+        Array.from({ length: 19 }, (_, i) => ({
+          account_id: A,
+          email: `rep${i + 1}@bench.example`,
+          email_lc: `rep${i + 1}@bench.example`,
+          display_name: `Rep ${i + 1}`,
+          role: 'member' as const,
+          is_active: true,
+          support_enabled: false,
+          password_hash: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning('id')
+      .execute();
     const userIds = [owner!.id, ...users.map((u) => Number(u.id))];
-    const orgs = await trx.insertInto('orgs')
-      .values(Array.from({ length: 500 }, (_, i) => ({ account_id: A, name: `Customer ${i}`, name_lc: `customer ${i}`, domain: null, created_at: now, updated_at: now })))
-      .returning('id').execute();
+    const orgs = await trx
+      .insertInto('orgs')
+      .values(
+        Array.from({ length: 500 }, (_, i) => ({
+          account_id: A,
+          name: `Customer ${i}`,
+          name_lc: `customer ${i}`,
+          domain: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning('id')
+      .execute();
     const orgIds = orgs.map((o) => Number(o.id));
     const dealRows: Insertable<DealsTable>[] = [];
     for (let i = 0; i < options.deals; i++) {
@@ -132,10 +164,22 @@ export async function seedDeals(h: DatabaseHandle, options: { deals: number; act
       const dealOwner = rnd.pick(userIds);
       const title = `Deal ${i} ${rnd.token(6)}`;
       dealRows.push({
-        account_id: A, org_id: rnd.pick(orgIds), owner_user_id: dealOwner, title, title_lc: title.toLowerCase(), status,
-        value_cents: rnd.int(1, 5000) * 100, currency: 'USD', next_followup_at: closed ? null : now + rnd.int(-30, 30) * DAY_MS,
-        lost_reason_code: status === 'lost' ? 'price' : null, lost_reason_label: status === 'lost' ? 'Too expensive' : null,
-        closed_at: closed ? updated : null, closed_by_user_id: closed ? dealOwner : null, last_activity_at: updated, created_at: created, updated_at: updated,
+        account_id: A,
+        org_id: rnd.pick(orgIds),
+        owner_user_id: dealOwner,
+        title,
+        title_lc: title.toLowerCase(),
+        status,
+        value_cents: rnd.int(1, 5000) * 100,
+        currency: 'USD',
+        next_followup_at: closed ? null : now + rnd.int(-30, 30) * DAY_MS,
+        lost_reason_code: status === 'lost' ? 'price' : null,
+        lost_reason_label: status === 'lost' ? 'Too expensive' : null,
+        closed_at: closed ? updated : null,
+        closed_by_user_id: closed ? dealOwner : null,
+        last_activity_at: updated,
+        created_at: created,
+        updated_at: updated,
       });
     }
     const inserted: { id: number; org_id: number }[] = [];
@@ -146,8 +190,17 @@ export async function seedDeals(h: DatabaseHandle, options: { deals: number; act
     for (let i = 0; i < options.activities; i++) {
       const deal = inserted[(i * 7919) % inserted.length];
       activityRows.push({
-        account_id: A, deal_id: deal.id, org_id: deal.org_id, event_type: KINDS[i % 4], message: `Seeded activity ${i}`, outcome: null,
-        source_app: 'seed', external_reference: null, metadata: null, user_id: null, created_at: now - (options.activities - i) * 60_000,
+        account_id: A,
+        deal_id: deal.id,
+        org_id: deal.org_id,
+        event_type: KINDS[i % 4],
+        message: `Seeded activity ${i}`,
+        outcome: null,
+        source_app: 'seed',
+        external_reference: null,
+        metadata: null,
+        user_id: null,
+        created_at: now - (options.activities - i) * 60_000,
       });
     }
     await inChunks(activityRows, 1000, async (chunk) => {
@@ -160,6 +213,11 @@ export async function seedDeals(h: DatabaseHandle, options: { deals: number; act
   for (const table of ['users', 'orgs', 'deals', 'deal_activities', 'events', 'idempotency_keys']) await sql.raw(`analyze ${table}`).execute(h.db);
   const [middle, next] = [deals[deals.length >> 1], deals[(deals.length >> 1) + 1]];
   return {
-    accountId: A, key: key.secret, dealId: Number(middle.id), orgId: Number(middle.org_id), otherDealId: Number(next.id), otherOrgId: Number(next.org_id),
+    accountId: A,
+    key: key.secret,
+    dealId: Number(middle.id),
+    orgId: Number(middle.org_id),
+    otherDealId: Number(next.id),
+    otherOrgId: Number(next.org_id),
   };
 }

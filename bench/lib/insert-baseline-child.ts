@@ -42,8 +42,17 @@ const app = Fastify({ logger: false });
 app.post<{ Params: { id: string }; Body: ActivityBody }>('/api/v1/deals/:id/activities', async (request, reply) => {
   const b = request.body;
   const id = await insert([
-    accountId, Number(request.params.id), orgId, b.activity_kind ?? 'note', b.message, b.outcome ?? null, b.source_app,
-    b.external_reference ?? null, b.metadata_json === undefined ? null : JSON.stringify(b.metadata_json), null, Date.now(),
+    accountId,
+    Number(request.params.id),
+    orgId,
+    b.activity_kind ?? 'note',
+    b.message,
+    b.outcome ?? null,
+    b.source_app,
+    b.external_reference ?? null,
+    b.metadata_json === undefined ? null : JSON.stringify(b.metadata_json),
+    null,
+    Date.now(),
   ]);
   return reply.code(201).send({ id });
 });
@@ -51,5 +60,11 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` }) + '\n');
 process.once('SIGTERM', () => {
-  app.close().then(close).then(() => process.exit(0), () => process.exit(1));
+  app
+    .close()
+    .then(close)
+    .then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
 });

@@ -27,17 +27,23 @@ function hasExpectedHeader(headers: Record<string, string | string[]>): boolean 
   return false;
 }
 const common = {
-  url: request.url, headers: request.headers, connections: request.connections, pipelining: 1,
-  ...(request.method ? { method: request.method } : {}), ...(request.body !== undefined ? { body: request.body } : {}),
+  url: request.url,
+  headers: request.headers,
+  connections: request.connections,
+  pipelining: 1,
+  ...(request.method ? { method: request.method } : {}),
+  ...(request.body !== undefined ? { body: request.body } : {}),
   ...(request.uniqueIds ? { idReplacement: true } : {}),
   ...(request.overallRate ? { overallRate: request.overallRate } : {}),
   ...(expected
     ? {
-        requests: [{
-          onResponse(_status: number, _body: string, _context: object, headers: Record<string, string | string[]>) {
-            if (!hasExpectedHeader(headers)) missingHeader++;
+        requests: [
+          {
+            onResponse(_status: number, _body: string, _context: object, headers: Record<string, string | string[]>) {
+              if (!hasExpectedHeader(headers)) missingHeader++;
+            },
           },
-        }],
+        ],
       }
     : {}),
 };

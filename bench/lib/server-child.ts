@@ -6,5 +6,8 @@ import { startServer } from '../../src/server.ts';
 const server = await startServer(loadConfig(process.env), { logger: false });
 process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
 process.once('SIGTERM', () => {
-  server.stop().then(() => process.exit(0), () => process.exit(1));
+  server.stop().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

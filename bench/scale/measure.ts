@@ -38,23 +38,31 @@ export async function interleaved(base: string, targets: { key: string; path: (i
 
 /** `total` writes with `width` in flight: latency of each and the throughput. */
 export async function concurrent(
-  base: string, key: string, width: number, total: number, request: (i: number) => { method: string; path: string; body: unknown },
+  base: string,
+  key: string,
+  width: number,
+  total: number,
+  request: (i: number) => { method: string; path: string; body: unknown },
 ): Promise<Timing & { req_per_s: number }> {
   const samples: number[] = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < total) {
-      const r = request(next++);
-      const t0 = performance.now();
-      const res = await fetch(base + r.path, {
-        method: r.method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(r.body),
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${r.method} ${r.path}: ${res.status} ${text.slice(0, 200)}`);
-      samples.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < total) {
+        const r = request(next++);
+        const t0 = performance.now();
+        const res = await fetch(base + r.path, {
+          method: r.method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(r.body),
+        });
+        const text = await res.text();
+        if (res.status >= 300) throw new Error(`${r.method} ${r.path}: ${res.status} ${text.slice(0, 200)}`);
+        samples.push(performance.now() - t0);
+      }
+    }),
+  );
   return { ...timing(samples), req_per_s: Math.round((total * 1000) / (performance.now() - started)) };
 }
 
@@ -83,5 +91,13 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<ScaleServer> 
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
     return m ? Math.round(Number(m[1]) / 1024) : NaN;
   };
-  return { url: `${url}/api/v1`, child, rssMb, async stop() { child.kill('SIGTERM'); await exited; } };
+  return {
+    url: `${url}/api/v1`,
+    child,
+    rssMb,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

@@ -27,12 +27,24 @@ export async function sampleAccount(h: DatabaseHandle, accountId: number, key: s
     const start = rnd.int(0, Math.max(0, chars.length - len));
     return chars.slice(start, start + len).join('');
   });
-  const payments = await db.selectFrom('deals').select('payment_customer_id').where('account_id', '=', accountId).where('payment_customer_id', 'is not', null).limit(50).execute();
+  const payments = await db
+    .selectFrom('deals')
+    .select('payment_customer_id')
+    .where('account_id', '=', accountId)
+    .where('payment_customer_id', 'is not', null)
+    .limit(50)
+    .execute();
   const emails = await db.selectFrom('contacts').select('email').where('account_id', '=', accountId).where('email', 'is not', null).limit(50).execute();
   return {
-    accountId, key,
-    orgIds: await ids('orgs', 200), ownerIds: await ids('users', 50), dealIds: await ids('deals', 500), ticketIds: await ids('tickets', 200),
-    paymentIds: payments.map((p) => p.payment_customer_id!), contactEmails: emails.map((e) => e.email!), terms,
+    accountId,
+    key,
+    orgIds: await ids('orgs', 200),
+    ownerIds: await ids('users', 50),
+    dealIds: await ids('deals', 500),
+    ticketIds: await ids('tickets', 200),
+    paymentIds: payments.map((p) => p.payment_customer_id!),
+    contactEmails: emails.map((e) => e.email!),
+    terms,
   };
 }
 
@@ -49,15 +61,25 @@ const SORTS = ['created_at', 'updated_at', 'id', 'title', 'status'];
 export const ROUTES: Route[] = [
   { name: 'GET /deals/{id}', path: (s, i) => `/deals/${at(s.dealIds, i)}` },
   { name: 'GET /deals', path: () => '/deals' },
-  ...SORTS.map((sort) => ({ name: `GET /deals?status=qualified&sort=${sort}`, path: (_s: AccountSample, i: number) => `/deals?status=qualified&sort=${sort}&direction=${i % 2 ? 'asc' : 'desc'}` })),
-  ...SORTS.map((sort) => ({ name: `GET /deals?sort=${sort}`, path: (_s: AccountSample, i: number) => `/deals?sort=${sort}&direction=${i % 2 ? 'asc' : 'desc'}` })),
+  ...SORTS.map((sort) => ({
+    name: `GET /deals?status=qualified&sort=${sort}`,
+    path: (_s: AccountSample, i: number) => `/deals?status=qualified&sort=${sort}&direction=${i % 2 ? 'asc' : 'desc'}`,
+  })),
+  ...SORTS.map((sort) => ({
+    name: `GET /deals?sort=${sort}`,
+    path: (_s: AccountSample, i: number) => `/deals?sort=${sort}&direction=${i % 2 ? 'asc' : 'desc'}`,
+  })),
   { name: 'GET /deals?org_id', path: (s, i) => `/deals?org_id=${at(s.orgIds, i)}&sort=title` },
   { name: 'GET /deals?owner_user_id', path: (s, i) => `/deals?owner_user_id=${at(s.ownerIds, i)}&sort=updated_at` },
   { name: 'GET /deals?created_from (30 days)', path: (_s, i) => `/deals?created_from=${day(-60 - (i % 300))}&created_to=${day(-30 - (i % 300))}` },
   { name: 'GET /deals?q', path: (s, i) => `/deals?q=${encodeURIComponent(at(s.terms, i))}` },
   { name: 'GET /deals?page (up to 400)', path: (_s, i) => `/deals?page=${1 + ((i * 37) % 400)}` },
   { name: 'GET /deals?status&page=400', path: (_s, i) => `/deals?status=${i % 2 ? 'won' : 'lost'}&sort=updated_at&page=${380 + (i % 21)}` },
-  { name: 'GET /deals/search', path: (s, i) => (i % 2 ? `/deals/search?payment_customer_id=${at(s.paymentIds, i)}` : `/deals/search?contact_email=${encodeURIComponent(at(s.contactEmails, i))}`) },
+  {
+    name: 'GET /deals/search',
+    path: (s, i) =>
+      i % 2 ? `/deals/search?payment_customer_id=${at(s.paymentIds, i)}` : `/deals/search?contact_email=${encodeURIComponent(at(s.contactEmails, i))}`,
+  },
   { name: 'GET /deals/{id}/activities', path: (s, i) => `/deals/${at(s.dealIds, i)}/activities` },
   { name: 'GET /orgs', path: (_s, i) => `/orgs?page=${1 + (i % 4)}` },
   { name: 'GET /orgs?q', path: (s, i) => `/orgs?q=${encodeURIComponent(at(s.terms, i).slice(0, 4))}` },

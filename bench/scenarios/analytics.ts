@@ -50,7 +50,12 @@ const ANALYTICS_MIGRATIONS = ['2026-11-21T0160_analytics', '2026-11-21T0170_funn
  */
 async function load(h: DatabaseHandle, schema?: string): Promise<void> {
   const others = Object.fromEntries(Object.entries(migrations).filter(([name]) => !ANALYTICS_MIGRATIONS.includes(name)));
-  const migrator = new Migrator({ db: h.db, provider: { getMigrations: async () => others }, allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db: h.db,
+    provider: { getMigrations: async () => others },
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const r = await migrator.migrateToLatest();
   if (r.error) throw r.error;
   await generate(h, log);
@@ -73,7 +78,10 @@ async function time(fn: () => Promise<unknown> | unknown): Promise<number> {
 /** Whether the cached data set is complete: every deal, and the rollup of the current analytics migration. */
 async function complete(h: DatabaseHandle): Promise<boolean> {
   try {
-    const d = await h.db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const d = await h.db
+      .selectFrom('deals')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const f = await h.db.selectFrom('analytics_daily').select('n').where('fact', '=', 'funnel_stage').limit(1).executeTakeFirst();
     return Number(d.n) === SIZES.deals && f !== undefined;
   } catch {
@@ -137,9 +145,12 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
 /** A second Kysely over the same connection(s) that records every compiled query the service issues. */
 function capturing(h: DatabaseHandle, sink: CompiledQuery[]): Db {
   const dialect: Dialect = h.dialect === 'sqlite' ? new SqliteDialect({ database: h.sqlite! }) : new PostgresDialect({ pool: h.pool! });
-  return new Kysely<Database>({ dialect, log: (e) => {
-    sink.push(e.query);
-  } });
+  return new Kysely<Database>({
+    dialect,
+    log: (e) => {
+      sink.push(e.query);
+    },
+  });
 }
 
 /** Runs the captured SQL straight through the driver: node:sqlite statements, or pg pool queries started together as the service starts them. */
@@ -154,8 +165,12 @@ function directRunner(h: DatabaseHandle, queries: CompiledQuery[]): () => Promis
 async function measure(h: DatabaseHandle, explain: boolean): Promise<AnalyticsResult[]> {
   const accountId = await benchAccount(h);
   const clock = new FixedClock(BENCH_NOW);
-  const config = loadConfig({ DATABASE_URL: h.dialect === 'sqlite' ? `sqlite:${SQLITE_CACHE}` : 'postgres://bench', CUSTOPS_RATE_LIMIT_PER_MINUTE: '1000000',
-    CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    DATABASE_URL: h.dialect === 'sqlite' ? `sqlite:${SQLITE_CACHE}` : 'postgres://bench',
+    CUSTOPS_RATE_LIMIT_PER_MINUTE: '1000000',
+    CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+  });
   const app = await buildApp(config, { database: h, clock, logger: false });
   await app.ready();
   const key = (await createApiKey({ db: h.db, clock }, { accountId, name: 'bench', scopes: ['analytics:read'], rateLimitPerMinute: null })).secret;
@@ -188,7 +203,9 @@ async function measure(h: DatabaseHandle, explain: boolean): Promise<AnalyticsRe
       }
       const r = { engine: h.dialect, endpoint, range, endpointP50: p50(endpointSamples), directP50: p50(directSamples), ratio: 0, queries: queries.length };
       r.ratio = r.endpointP50 / r.directP50;
-      log(`${r.engine.padEnd(8)} ${endpoint.padEnd(9)} ${range.padEnd(10)} endpoint ${r.endpointP50.toFixed(1).padStart(7)} ms   direct SQL ${r.directP50.toFixed(1).padStart(7)} ms   ×${r.ratio.toFixed(2)}   (${r.queries} queries)`);
+      log(
+        `${r.engine.padEnd(8)} ${endpoint.padEnd(9)} ${range.padEnd(10)} endpoint ${r.endpointP50.toFixed(1).padStart(7)} ms   direct SQL ${r.directP50.toFixed(1).padStart(7)} ms   ×${r.ratio.toFixed(2)}   (${r.queries} queries)`,
+      );
       out.push(r);
     }
   }
@@ -199,9 +216,16 @@ async function measure(h: DatabaseHandle, explain: boolean): Promise<AnalyticsRe
 async function explainAll(h: DatabaseHandle, endpoint: string, range: string, queries: CompiledQuery[]): Promise<void> {
   for (const q of queries) {
     if (!/^\s*(select|with)/i.test(q.sql) || /from "?(users|orgs)"? /.test(q.sql.replace(/\s+/g, ' ').slice(0, 120))) continue;
-    const text = h.dialect === 'sqlite'
-      ? h.sqlite!.raw.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as never[])).map((r) => (r as { detail: string }).detail).join('\n')
-      : (await h.pool!.query(`explain (analyze, buffers off, costs off, timing off) ${q.sql}`, q.parameters as unknown[])).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const text =
+      h.dialect === 'sqlite'
+        ? h
+            .sqlite!.raw.prepare(`explain query plan ${q.sql}`)
+            .all(...(q.parameters as never[]))
+            .map((r) => (r as { detail: string }).detail)
+            .join('\n')
+        : (await h.pool!.query(`explain (analyze, buffers off, costs off, timing off) ${q.sql}`, q.parameters as unknown[])).rows
+            .map((r) => r['QUERY PLAN'])
+            .join('\n');
     log(`--- ${h.dialect} ${endpoint} ${range}\n${q.sql.replace(/\s+/g, ' ').slice(0, 200)}\n${text}`);
   }
 }
@@ -230,7 +254,8 @@ export async function runAnalyticsBench(options: { postgresUrl?: string; engines
   }
   for (const r of results) {
     if (r.ratio > 1.15) log(`GOAL MISSED: ${r.engine} ${r.endpoint} ${r.range} is ×${r.ratio.toFixed(2)} the direct SQL (goal ≤ 1.15)`);
-    if (r.engine === 'postgres' && r.range === 'this_year' && r.endpointP50 >= 100) log(`GOAL MISSED: postgres ${r.endpoint} this_year p50 ${r.endpointP50.toFixed(1)} ms (goal < 100 ms)`);
+    if (r.engine === 'postgres' && r.range === 'this_year' && r.endpointP50 >= 100)
+      log(`GOAL MISSED: postgres ${r.endpoint} this_year p50 ${r.endpointP50.toFixed(1)} ms (goal < 100 ms)`);
   }
   return results;
 }

@@ -99,8 +99,13 @@ export async function run(_options: BenchOptions): Promise<void> {
     }
     log(`${name}: seeded ${big.counts.deals} deals / ${big.counts.deal_activities} activities and ${small.counts.deals} deals in ${Date.now() - started} ms`);
     const server = await startPinnedServer('bench/lib/server-child.ts', {
-      DATABASE_URL: `sqlite:${dbFile}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: dir,
+      DATABASE_URL: `sqlite:${dbFile}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+      CUSTOPS_DATA_DIR: dir,
     });
     const browser = await launchChromium();
     try {
@@ -109,10 +114,17 @@ export async function run(_options: BenchOptions): Promise<void> {
       const result = await measure(browser, server.url, big);
       const ratio = Object.fromEntries(TARGETS.map((t) => [t.page, Math.round((result[t.page].p50_ms / baseline[t.page].p50_ms) * 100) / 100]));
       const goals = Object.fromEntries(TARGETS.map((t) => [t.page, result[t.page].p50_ms < 300 && result[t.page].p99_ms < 1000]));
-      process.stdout.write(JSON.stringify({
-        scenario: name, deals: big.counts.deals, activities: big.counts.deal_activities, ...result,
-        baseline: { deals: small.counts.deals, ...baseline }, ratio, goals_met: goals,
-      }) + '\n');
+      process.stdout.write(
+        JSON.stringify({
+          scenario: name,
+          deals: big.counts.deals,
+          activities: big.counts.deal_activities,
+          ...result,
+          baseline: { deals: small.counts.deals, ...baseline },
+          ratio,
+          goals_met: goals,
+        }) + '\n',
+      );
     } finally {
       await browser.close();
       await server.stop();

@@ -38,9 +38,18 @@ async function addDeliveries(db: Db, accountId: number, secretKey: Buffer): Prom
   const { id: endpointId } = await db
     .insertInto('webhook_endpoints')
     .values({
-      account_id: accountId, name: 'CRM sync', url: 'https://hooks.example.com/custops', event_types: JSON.stringify(['deal.created', 'deal.won']),
-      enabled: true, disabled_reason: null, secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()), previous_secret_encrypted: null,
-      previous_secret_expires_at: null, failing_since: null, created_at: now - 31 * 86_400_000, updated_at: now,
+      account_id: accountId,
+      name: 'CRM sync',
+      url: 'https://hooks.example.com/custops',
+      event_types: JSON.stringify(['deal.created', 'deal.won']),
+      enabled: true,
+      disabled_reason: null,
+      secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()),
+      previous_secret_encrypted: null,
+      previous_secret_expires_at: null,
+      failing_since: null,
+      created_at: now - 31 * 86_400_000,
+      updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -51,22 +60,43 @@ async function addDeliveries(db: Db, accountId: number, secretKey: Buffer): Prom
       const at = (i: number) => now - Math.floor(((DELIVERIES - i) / DELIVERIES) * 30 * 86_400_000);
       const events = await trx
         .insertInto('events')
-        .values(Array.from({ length: BATCH }, (_, k) => {
-          const i = start + k;
-          return { account_id: accountId, public_id: `evt_bench${i}`, event_type: i % 3 ? 'deal.created' : 'deal.won', org_id: 1, payload: `{"id":"evt_bench${i}"}`, created_at: at(i), dispatched_at: at(i) };
-        }))
+        .values(
+          Array.from({ length: BATCH }, (_, k) => {
+            const i = start + k;
+            return {
+              account_id: accountId,
+              public_id: `evt_bench${i}`,
+              event_type: i % 3 ? 'deal.created' : 'deal.won',
+              org_id: 1,
+              payload: `{"id":"evt_bench${i}"}`,
+              created_at: at(i),
+              dispatched_at: at(i),
+            };
+          }),
+        )
         .returning(['id', 'event_type', 'created_at'])
         .execute();
       await trx
         .insertInto('webhook_deliveries')
-        .values(events.map((e, k) => {
-          const status = statuses[(start + k) % statuses.length];
-          return {
-            account_id: accountId, endpoint_id: endpointId, event_id: e.id, event_type: e.event_type, status, attempts: 1, next_attempt_at: null,
-            response_status: status === 'sent' ? 200 : 500, error: status === 'sent' ? null : 'http_status', duration_ms: 40, created_at: e.created_at,
-            last_attempt_at: e.created_at,
-          };
-        }))
+        .values(
+          events.map((e, k) => {
+            const status = statuses[(start + k) % statuses.length];
+            return {
+              account_id: accountId,
+              endpoint_id: endpointId,
+              event_id: e.id,
+              event_type: e.event_type,
+              status,
+              attempts: 1,
+              next_attempt_at: null,
+              response_status: status === 'sent' ? 200 : 500,
+              error: status === 'sent' ? null : 'http_status',
+              duration_ms: 40,
+              created_at: e.created_at,
+              last_attempt_at: e.created_at,
+            };
+          }),
+        )
         .execute();
     });
   }
@@ -87,7 +117,13 @@ export async function run(_options: BenchOptions): Promise<void> {
     log(`${name}: demo account and ${DELIVERIES} deliveries ready`);
 
     const server = await startPinnedServer('bench/lib/server-child.ts', {
-      DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', CUSTOPS_SECRET_KEY: secret, CUSTOPS_DATA_DIR: dir,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      CUSTOPS_SECRET_KEY: secret,
+      CUSTOPS_DATA_DIR: dir,
       CUSTOPS_CONSOLE_RATE_LIMIT_PER_MINUTE: '100000',
     });
     // The floor a browser page load cannot beat here: a static page with one heading from a bare node:http server.
@@ -132,7 +168,10 @@ export async function run(_options: BenchOptions): Promise<void> {
 
         const t1 = performance.now();
         await page.goto('/webhooks/deliveries');
-        await page.getByRole('link', { name: /^#\d+$/ }).first().waitFor();
+        await page
+          .getByRole('link', { name: /^#\d+$/ })
+          .first()
+          .waitFor();
         firstRender.push(performance.now() - t1);
         const t2 = performance.now();
         await page.getByLabel('Status').selectOption('failed');
@@ -156,7 +195,9 @@ export async function run(_options: BenchOptions): Promise<void> {
         // The cold load's own floor: the sign-in request alone (its scrypt password check is most of it).
         const t5 = performance.now();
         const signIn = await fetch(`${server.url}/api/v1/session`, {
-          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: demo.console.email, password: demo.console.password }),
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: demo.console.email, password: demo.console.password }),
         });
         if (signIn.status !== 201) throw new Error(`sign-in API answered ${signIn.status}`);
         await signIn.json();

@@ -17,25 +17,41 @@ export interface WriteCounts {
 
 /** Counts for one deal, rows created in [from, to] (epoch ms; both servers and this process share the clock). */
 export async function countWrites(
-  h: DatabaseHandle, where: { accountId: number; dealId: number; keyPrefix: string; from?: number; to?: number },
+  h: DatabaseHandle,
+  where: { accountId: number; dealId: number; keyPrefix: string; from?: number; to?: number },
 ): Promise<WriteCounts> {
   const from = where.from ?? 0;
   const to = where.to ?? Number.MAX_SAFE_INTEGER;
   const dealOfPayload = h.dialect === 'sqlite' ? sql<number>`json_extract(payload, '$.deal_id')` : sql<number>`(payload::jsonb ->> 'deal_id')::bigint`;
-  const activities = await h.db.selectFrom('deal_activities').select((e) => e.fn.countAll<number>().as('n'))
-    .where('account_id', '=', where.accountId).where('deal_id', '=', where.dealId)
-    .where('created_at', '>=', from).where('created_at', '<=', to).executeTakeFirstOrThrow();
-  const events = await h.db.selectFrom('events').select((e) => e.fn.countAll<number>().as('n'))
-    .where('account_id', '=', where.accountId).where('event_type', '=', 'deal.activity.created').where(dealOfPayload, '=', where.dealId)
-    .where('created_at', '>=', from).where('created_at', '<=', to).executeTakeFirstOrThrow();
-  const keys = await h.db.selectFrom('idempotency_keys')
+  const activities = await h.db
+    .selectFrom('deal_activities')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .where('account_id', '=', where.accountId)
+    .where('deal_id', '=', where.dealId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<=', to)
+    .executeTakeFirstOrThrow();
+  const events = await h.db
+    .selectFrom('events')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .where('account_id', '=', where.accountId)
+    .where('event_type', '=', 'deal.activity.created')
+    .where(dealOfPayload, '=', where.dealId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<=', to)
+    .executeTakeFirstOrThrow();
+  const keys = await h.db
+    .selectFrom('idempotency_keys')
     .select((e) => [
       e.fn.countAll<number>().as('n'),
       e.fn.sum<number>(sql`case when state = 'done' and response_status = 201 then 1 else 0 end`).as('done'),
       e.fn.sum<number>(sql`case when state = 'running' then 1 else 0 end`).as('running'),
     ])
-    .where('account_id', '=', where.accountId).where('key', 'like', `${where.keyPrefix}%`)
-    .where('created_at', '>=', from).where('created_at', '<=', to).executeTakeFirstOrThrow();
+    .where('account_id', '=', where.accountId)
+    .where('key', 'like', `${where.keyPrefix}%`)
+    .where('created_at', '>=', from)
+    .where('created_at', '<=', to)
+    .executeTakeFirstOrThrow();
   return {
     activities: Number(activities.n),
     events: Number(events.n),

@@ -16,8 +16,12 @@ const DEALS = 20_000;
 const SEEDED_ACTIVITIES = 100_000;
 const GOALS = { ratio: 0.7, replay_ratio: 0.9 };
 const BODY = JSON.stringify({
-  source_app: 'bench', message: 'Called the customer about the renewal', activity_kind: 'call', outcome: 'success',
-  external_reference: 'CALL-1', metadata_json: { duration_s: 310, tags: ['renewal'] },
+  source_app: 'bench',
+  message: 'Called the customer about the renewal',
+  activity_kind: 'call',
+  outcome: 'success',
+  external_reference: 'CALL-1',
+  metadata_json: { duration_s: 310, tags: ['renewal'] },
 });
 /** autocannon puts a fresh id in place of `[<id>]` on every request (both sides get the same bytes). */
 const UNIQUE_KEY = 'bench-[<id>]';
@@ -61,8 +65,13 @@ const activitiesPath = (dealId: number) => `/api/v1/deals/${dealId}/activities`;
 
 function apiServer(r: EngineRun): Promise<PinnedServer> {
   return startPinnedServer('bench/lib/server-child.ts', {
-    DATABASE_URL: r.db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
-    CUSTOPS_SECRET_KEY: r.secretKey, CUSTOPS_DATA_DIR: r.db.dir,
+    DATABASE_URL: r.db.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    REDIS_URL: '',
+    CUSTOPS_SECRET_KEY: r.secretKey,
+    CUSTOPS_DATA_DIR: r.db.dir,
   });
 }
 
@@ -81,13 +90,17 @@ async function measureWrites(r: EngineRun) {
     servers[0] = await apiServer(r);
     const apiUrl = servers[0].url + activitiesPath(seed.dealId);
     servers[1] = await startPinnedServer('bench/lib/insert-baseline-child.ts', {
-      BENCH_DATABASE_URL: r.db.url, BENCH_ACCOUNT_ID: String(seed.accountId), BENCH_ORG_ID: String(seed.otherOrgId),
+      BENCH_DATABASE_URL: r.db.url,
+      BENCH_ACCOUNT_ID: String(seed.accountId),
+      BENCH_ORG_ID: String(seed.otherOrgId),
     });
     const plainUrl = servers[1].url + activitiesPath(seed.otherDealId);
     const first = await post(apiUrl, { ...r.auth, 'idempotency-key': `check-${randomBytes(6).toString('hex')}` });
-    if (first.status !== 201 || (JSON.parse(first.body) as { event_type: string }).event_type !== 'call') throw new Error(`API answered ${first.status}: ${first.body}`);
+    if (first.status !== 201 || (JSON.parse(first.body) as { event_type: string }).event_type !== 'call')
+      throw new Error(`API answered ${first.status}: ${first.body}`);
     const plainFirst = await post(plainUrl, r.auth);
-    if (plainFirst.status !== 201 || !Number.isInteger((JSON.parse(plainFirst.body) as { id: number }).id)) throw new Error(`insert route answered ${plainFirst.status}: ${plainFirst.body}`);
+    if (plainFirst.status !== 201 || !Number.isInteger((JSON.parse(plainFirst.body) as { id: number }).id))
+      throw new Error(`insert route answered ${plainFirst.status}: ${plainFirst.body}`);
     from = Date.now() + 1; // the checks' own rows stay out of the audited window
     const headers = { ...r.auth, 'idempotency-key': UNIQUE_KEY };
     [api, plain] = await alternate(

@@ -23,8 +23,13 @@ async function runEngine(engine: Engine, options: BenchOptions) {
   try {
     const seed = await seedDeals(db.handle, { deals: DEALS, activities: DEALS });
     const api = await startPinnedServer('bench/lib/server-child.ts', {
-      DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: db.dir,
+      DATABASE_URL: db.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+      CUSTOPS_DATA_DIR: db.dir,
     });
     servers.push(api);
     const path = `/api/v1/deals/${seed.dealId}`;
@@ -38,19 +43,25 @@ async function runEngine(engine: Engine, options: BenchOptions) {
     servers.push(bare);
     if ((await (await fetch(bare.url + path)).text()) !== body) throw new Error('the baseline does not answer the same body');
     const cpuBefore = cpuMsOf(api.pid);
-    const [app, base] = await alternate(
-      { url: api.url + path, headers },
-      { url: bare.url + path, headers: {} },
-      options,
-      (round) => log(`${name}: ${engine}: round ${round}/${ROUNDS}: the API, then bare Fastify`),
+    const [app, base] = await alternate({ url: api.url + path, headers }, { url: bare.url + path, headers: {} }, options, (round) =>
+      log(`${name}: ${engine}: round ${round}/${ROUNDS}: the API, then bare Fastify`),
     );
     const cpuAfter = cpuMsOf(api.pid);
-    if (app.non_2xx + base.non_2xx + app.errors + base.errors > 0) throw new Error(`failed requests: ${JSON.stringify({ app: app.statuses, base: base.statuses })}`);
+    if (app.non_2xx + base.non_2xx + app.errors + base.errors > 0)
+      throw new Error(`failed requests: ${JSON.stringify({ app: app.statuses, base: base.statuses })}`);
     const ratio = Math.round((app.req_per_s / base.req_per_s) * 1000) / 1000;
     const cpuUs = cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) * 1000) / answered(app));
     const figures = {
-      scenario: name, engine, deals: DEALS, connections: options.connections, duration_s: options.durationSeconds, response_bytes: Buffer.byteLength(body),
-      req_per_s: app.req_per_s, p50_ms: app.p50_ms, p99_ms: app.p99_ms, rounds_req_per_s: app.rounds,
+      scenario: name,
+      engine,
+      deals: DEALS,
+      connections: options.connections,
+      duration_s: options.durationSeconds,
+      response_bytes: Buffer.byteLength(body),
+      req_per_s: app.req_per_s,
+      p50_ms: app.p50_ms,
+      p99_ms: app.p99_ms,
+      rounds_req_per_s: app.rounds,
       baseline: { req_per_s: base.req_per_s, p50_ms: base.p50_ms, p99_ms: base.p99_ms, rounds_req_per_s: base.rounds },
       ratio,
       ratio_rounds: app.rounds.map((n, i) => Math.round((n / base.rounds[i]) * 1000) / 1000),

@@ -40,8 +40,13 @@ export async function run(options: BenchOptions): Promise<void> {
     const headers = { authorization: `Bearer ${account.key}` };
     const load = { headers, connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
     const server = await startPinnedServer('bench/lib/server-child.ts', {
-      DATABASE_URL: `sqlite:${db}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: dir,
+      DATABASE_URL: `sqlite:${db}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+      CUSTOPS_DATA_DIR: dir,
     });
     let body: string;
     let app: LoadFigures;

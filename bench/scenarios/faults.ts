@@ -116,7 +116,10 @@ async function runEngine(engine: 'sqlite' | 'postgres', redis: OwnRedis, pg: Own
     await load.stop();
     return {
       baseline_req_per_s: Math.round(baseline),
-      database_outage: { kind: engine === 'postgres' ? 'pg_ctl stop -m immediate, 2 s, start' : 'write lock held by another process for 2 s', ...figures(load.answers, dbFaultAt, dbBackAt, baseline) },
+      database_outage: {
+        kind: engine === 'postgres' ? 'pg_ctl stop -m immediate, 2 s, start' : 'write lock held by another process for 2 s',
+        ...figures(load.answers, dbFaultAt, dbBackAt, baseline),
+      },
       redis_outage: { ...figures(load.answers, redisFaultAt, redisBackAt, baseline), redis_in_use_again_ms: redisResumedMs },
     };
   } finally {

@@ -13,4 +13,17 @@ import * as mcpTools from './mcp-tools.ts';
 import * as consolePages from './console-pages.ts';
 
 /** Every scenario, in the order `npm run bench` runs them. Add new ones here. */
-export const scenarios: Scenario[] = [dealsList, dealGet, dealActivities, analytics, webhooks, webhooksMixed, scale, soak, faults, consoleLoad, mcpTools, consolePages];
+export const scenarios: Scenario[] = [
+  dealsList,
+  dealGet,
+  dealActivities,
+  analytics,
+  webhooks,
+  webhooksMixed,
+  scale,
+  soak,
+  faults,
+  consoleLoad,
+  mcpTools,
+  consolePages,
+];

@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
-} from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { createScratchDatabase, seedDeals, type Engine } from '../lib/deal-data.ts';
@@ -67,9 +63,14 @@ async function throughput(pid: number, rest: Target, tool: Target, options: Benc
   const cpu = { rest: 0, tool: 0 };
   for (let i = 0; i < ROUNDS; i++) {
     log(`${name}: ${engine}: round ${i + 1}/${ROUNDS}: REST, then the tool call`);
-    for (const [side, target] of [['rest', rest], ['tool', tool]] as const) {
+    for (const [side, target] of [
+      ['rest', rest],
+      ['tool', tool],
+    ] as const) {
       const before = cpuMsOf(pid);
-      runs[side].push(await runLoad({ ...target, connections: options.connections, durationSeconds: seconds, warmupSeconds: i === 0 ? options.warmupSeconds : 0 }));
+      runs[side].push(
+        await runLoad({ ...target, connections: options.connections, durationSeconds: seconds, warmupSeconds: i === 0 ? options.warmupSeconds : 0 }),
+      );
       const after = cpuMsOf(pid);
       cpu[side] += before === null || after === null ? Number.NaN : after - before;
     }
@@ -89,11 +90,15 @@ async function throughput(pid: number, rest: Target, tool: Target, options: Benc
 function timed(agent: Agent, url: URL, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = httpRequest(url, { agent, method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      url,
+      { agent, method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -153,8 +158,13 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
     const seed = await seedDeals(db.handle, { deals: DEALS, activities: 0 });
     if (engine === 'postgres') await recountDealList(db.handle, seed.accountId);
     const server = await startPinnedServer('bench/lib/server-child.ts', {
-      DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: db.dir,
+      DATABASE_URL: db.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+      CUSTOPS_DATA_DIR: db.dir,
     });
     try {
       const auth = { authorization: `Bearer ${seed.key}` };

@@ -43,8 +43,13 @@ async function runEngine(engine: Engine, sizeList: number[]) {
       samples.push(await sampleAccount(scratch.handle, account.id, key.secret));
     }
     const server = await startServer({
-      DATABASE_URL: scratch.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '',
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), CUSTOPS_DATA_DIR: scratch.dir,
+      DATABASE_URL: scratch.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+      CUSTOPS_DATA_DIR: scratch.dir,
     });
     const routes: Record<string, Curve> = {};
     const record = (route: string, size: string, t: Curve[string]) => {
@@ -57,7 +62,11 @@ async function runEngine(engine: Engine, sizeList: number[]) {
       for (const route of [...ROUTES, ...ANALYTICS]) await interleaved(server.url, [{ key: samples[0].key, path: (i) => route.path(samples[0], i) }], 5);
       rss.smallest_only = server.rssMb();
       for (const route of [...ROUTES, ...ANALYTICS]) {
-        const times = await interleaved(server.url, samples.map((s) => ({ key: s.key, path: (i: number) => route.path(s, i) })), route.name.startsWith('GET /analytics') ? 10 : REQUESTS);
+        const times = await interleaved(
+          server.url,
+          samples.map((s) => ({ key: s.key, path: (i: number) => route.path(s, i) })),
+          route.name.startsWith('GET /analytics') ? 10 : REQUESTS,
+        );
         for (const [k, t] of times.entries()) record(route.name, String(sizeList[k]), t);
       }
       rss.after_reads = server.rssMb();
@@ -65,10 +74,14 @@ async function runEngine(engine: Engine, sizeList: number[]) {
       const statuses = ['qualified', 'proposal', 'negotiation', 'won', 'lost', 'new'];
       const writes = {
         'POST /deals/{id}/activities (32 writers)': (s: AccountSample, i: number) => ({
-          method: 'POST', path: `/deals/${s.dealIds[(i * 31) % s.dealIds.length]}/activities`, body: { source_app: 'bench', message: `Scale note ${i}`, activity_kind: 'call' },
+          method: 'POST',
+          path: `/deals/${s.dealIds[(i * 31) % s.dealIds.length]}/activities`,
+          body: { source_app: 'bench', message: `Scale note ${i}`, activity_kind: 'call' },
         }),
         'PATCH /deals/{id} status (32 writers)': (s: AccountSample, i: number) => ({
-          method: 'PATCH', path: `/deals/${s.dealIds[(i * 31 + 7) % s.dealIds.length]}`, body: { status: statuses[i % statuses.length] },
+          method: 'PATCH',
+          path: `/deals/${s.dealIds[(i * 31 + 7) % s.dealIds.length]}`,
+          body: { status: statuses[i % statuses.length] },
         }),
       };
       for (const [label, request] of Object.entries(writes)) {
@@ -92,7 +105,9 @@ async function runEngine(engine: Engine, sizeList: number[]) {
     }
     const small = String(sizeList[0]);
     const large = String(sizeList[sizeList.length - 1]);
-    const ratios = Object.fromEntries(Object.entries(routes).map(([route, curve]) => [route, Math.round((curve[large].p50_ms / curve[small].p50_ms) * 100) / 100]));
+    const ratios = Object.fromEntries(
+      Object.entries(routes).map(([route, curve]) => [route, Math.round((curve[large].p50_ms / curve[small].p50_ms) * 100) / 100]),
+    );
     return { seeding_s: seeding, routes, [`p50_ratio_${large}_vs_${small}`]: ratios, server_rss_mb: rss, storage_mb: await storageMb(scratch.handle) };
   } finally {
     await scratch.drop();

@@ -78,7 +78,8 @@ export async function run(options: BenchOptions): Promise<void> {
     const r = await runEngine(engine, receiver, options);
     const idle = Math.max(r.rss_idle_start_mb ?? 0, r.rss_idle_end_mb ?? 0);
     if (idle >= GOALS.idle_rss_mb) log(`GOAL MISSED: ${engine} idle RSS ${idle} MB (goal under ${GOALS.idle_rss_mb})`);
-    if (r.growth_after_warmup_pct !== null && r.growth_after_warmup_pct > GOALS.growth_after_warmup_pct) log(`GOAL MISSED: ${engine} RSS grew ${r.growth_after_warmup_pct} % after warm-up`);
+    if (r.growth_after_warmup_pct !== null && r.growth_after_warmup_pct > GOALS.growth_after_warmup_pct)
+      log(`GOAL MISSED: ${engine} RSS grew ${r.growth_after_warmup_pct} % after warm-up`);
     return r;
   });
 }

@@ -27,7 +27,11 @@ export interface Receiver {
 /** The HTTPS receiver of the webhooks scenario, on the load generator's core (it stands for a remote system). */
 export async function startReceiver(): Promise<Receiver> {
   const pki = makeTestPki();
-  const server = await startPinnedServer('bench/scenarios/webhooks-receiver.ts', { BENCH_TLS_KEY: join(pki.dir, 'server.key'), BENCH_TLS_CERT: join(pki.dir, 'server.pem') }, LOAD_CORE);
+  const server = await startPinnedServer(
+    'bench/scenarios/webhooks-receiver.ts',
+    { BENCH_TLS_KEY: join(pki.dir, 'server.key'), BENCH_TLS_CERT: join(pki.dir, 'server.pem') },
+    LOAD_CORE,
+  );
   return {
     server,
     pki,
@@ -49,8 +53,16 @@ export async function startReceiver(): Promise<Receiver> {
 
 /** Events not yet fanned out plus deliveries not yet recorded: what the dispatcher still owes. */
 export async function backlog(db: ScratchDatabase): Promise<number> {
-  const events = await db.handle.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('dispatched_at', 'is', null).executeTakeFirstOrThrow();
-  const due = await db.handle.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('next_attempt_at', 'is not', null).executeTakeFirstOrThrow();
+  const events = await db.handle.db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('dispatched_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  const due = await db.handle.db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('next_attempt_at', 'is not', null)
+    .executeTakeFirstOrThrow();
   return Number(events.n) + Number(due.n);
 }
 
@@ -72,21 +84,40 @@ export async function startService(engine: Engine, receiver: Receiver): Promise<
     await db.handle.db
       .insertInto('webhook_endpoints')
       .values({
-        account_id: seed.accountId, name: 'bench', url: `${receiver.server.url}/hook`, event_types: JSON.stringify(['deal.activity.created']), enabled: true,
-        disabled_reason: null, secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()), previous_secret_encrypted: null,
-        previous_secret_expires_at: null, failing_since: null, created_at: now, updated_at: now,
+        account_id: seed.accountId,
+        name: 'bench',
+        url: `${receiver.server.url}/hook`,
+        event_types: JSON.stringify(['deal.activity.created']),
+        enabled: true,
+        disabled_reason: null,
+        secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()),
+        previous_secret_encrypted: null,
+        previous_secret_expires_at: null,
+        failing_since: null,
+        created_at: now,
+        updated_at: now,
       })
       .execute();
     const server = await startPinnedServer('bench/lib/server-child.ts', {
-      DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', CUSTOPS_SECRET_KEY: secretKey.toString('hex'),
-      CUSTOPS_DATA_DIR: db.dir, CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1', NODE_EXTRA_CA_CERTS: receiver.pki.caFile,
+      DATABASE_URL: db.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      CUSTOPS_SECRET_KEY: secretKey.toString('hex'),
+      CUSTOPS_DATA_DIR: db.dir,
+      CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
+      NODE_EXTRA_CA_CERTS: receiver.pki.caFile,
     });
     const auth = { authorization: `Bearer ${seed.key}`, 'content-type': 'application/json' };
     const url = `${server.url}/api/v1/deals/${seed.dealId}/activities`;
     const first = await fetch(url, { method: 'POST', headers: auth, body: BODY });
     if (first.status !== 201) throw new Error(`API answered ${first.status}: ${await first.text()}`);
     return {
-      db, server, url, auth,
+      db,
+      server,
+      url,
+      auth,
       async stop() {
         await server.stop();
         await db.drop();
@@ -129,8 +160,14 @@ async function runEngine(engine: Engine, receiver: Receiver, options: BenchOptio
     })();
     const cpuBefore = cpuMsOf(service.server.pid);
     const load = await runLoad({
-      url: service.url, method: 'POST', body: BODY, headers: service.auth, connections: 16, overallRate: options.rate,
-      durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds,
+      url: service.url,
+      method: 'POST',
+      body: BODY,
+      headers: service.auth,
+      connections: 16,
+      overallRate: options.rate,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
     });
     sampling = false;
     await sampler;
@@ -187,7 +224,10 @@ export async function run(options: BenchOptions): Promise<void> {
     log(`${name}: ${engine}: ${options.rate} creates/s for ${options.durationSeconds} s after ${options.warmupSeconds} s of warm-up`);
     const r = await runEngine(engine, receiver, options);
     const met = r.commit_to_receiver_p50_ms < GOALS.p50_ms && r.commit_to_receiver_p99_ms < GOALS.p99_ms && r.drain_after_load_ms >= 0;
-    if (!met) log(`GOAL MISSED: ${engine} commit-to-receiver p50 ${r.commit_to_receiver_p50_ms} ms, p99 ${r.commit_to_receiver_p99_ms} ms (goals ${GOALS.p50_ms} / ${GOALS.p99_ms})`);
+    if (!met)
+      log(
+        `GOAL MISSED: ${engine} commit-to-receiver p50 ${r.commit_to_receiver_p50_ms} ms, p99 ${r.commit_to_receiver_p99_ms} ms (goals ${GOALS.p50_ms} / ${GOALS.p99_ms})`,
+      );
     return r;
   });
 }

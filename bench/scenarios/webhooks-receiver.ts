@@ -9,26 +9,29 @@ import type { AddressInfo } from 'node:net';
 let arrivals: Record<string, number> = {};
 let lags: number[] = [];
 let count = 0;
-const server = createServer({ key: readFileSync(process.env.BENCH_TLS_KEY!), cert: readFileSync(process.env.BENCH_TLS_CERT!), keepAliveTimeout: 60_000 }, (req, res) => {
-  if (req.method === 'GET' && req.url === '/__stats') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count, arrivals, lags }));
-    arrivals = {};
-    lags = [];
-    count = 0;
-    return;
-  }
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    const at = performance.timeOrigin + performance.now();
-    count++;
-    const id = req.headers['x-service-event-id'];
-    if (typeof id === 'string') arrivals[id] = at;
-    const stamp = Date.parse((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp?: string }).timestamp ?? '');
-    if (Number.isFinite(stamp)) lags.push(at - stamp);
-    res.writeHead(204).end();
-  });
-});
+const server = createServer(
+  { key: readFileSync(process.env.BENCH_TLS_KEY!), cert: readFileSync(process.env.BENCH_TLS_CERT!), keepAliveTimeout: 60_000 },
+  (req, res) => {
+    if (req.method === 'GET' && req.url === '/__stats') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count, arrivals, lags }));
+      arrivals = {};
+      lags = [];
+      count = 0;
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.timeOrigin + performance.now();
+      count++;
+      const id = req.headers['x-service-event-id'];
+      if (typeof id === 'string') arrivals[id] = at;
+      const stamp = Date.parse((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp?: string }).timestamp ?? '');
+      if (Number.isFinite(stamp)) lags.push(at - stamp);
+      res.writeHead(204).end();
+    });
+  },
+);
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(JSON.stringify({ url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` }) + '\n');
 });

@@ -28,9 +28,22 @@ export const description =
 const ENTITY = {
   deal_id: 42,
   deal: {
-    id: 42, org_id: 1, contact_id: null, owner_user_id: null, title: 'Renewal 2027 — enterprise plan', status: 'won' as const, value: '12500.00', currency: 'EUR',
-    payment_customer_id: null, next_followup_at: null, lost_reason: null, closed_at: '2026-11-20T10:00:00.000Z', closed_by_user_id: null,
-    last_activity_at: '2026-11-20T10:00:00.000Z', created_at: '2026-11-01T09:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z',
+    id: 42,
+    org_id: 1,
+    contact_id: null,
+    owner_user_id: null,
+    title: 'Renewal 2027 — enterprise plan',
+    status: 'won' as const,
+    value: '12500.00',
+    currency: 'EUR',
+    payment_customer_id: null,
+    next_followup_at: null,
+    lost_reason: null,
+    closed_at: '2026-11-20T10:00:00.000Z',
+    closed_by_user_id: null,
+    last_activity_at: '2026-11-20T10:00:00.000Z',
+    created_at: '2026-11-01T09:00:00.000Z',
+    updated_at: '2026-11-20T10:00:00.000Z',
   },
 };
 const ROUNDS = 3;
@@ -73,21 +86,36 @@ async function setUp(engine: 'sqlite' | 'postgres', receiverUrl: string): Promis
   await database.db
     .insertInto('webhook_endpoints')
     .values({
-      account_id: account.id, name: 'bench', url: `${receiverUrl}/hook`, event_types: JSON.stringify(['deal.won']), enabled: true,
-      disabled_reason: null, secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()), previous_secret_encrypted: null,
-      previous_secret_expires_at: null, failing_since: null, created_at: now, updated_at: now,
+      account_id: account.id,
+      name: 'bench',
+      url: `${receiverUrl}/hook`,
+      event_types: JSON.stringify(['deal.won']),
+      enabled: true,
+      disabled_reason: null,
+      secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()),
+      previous_secret_encrypted: null,
+      previous_secret_expires_at: null,
+      failing_since: null,
+      created_at: now,
+      updated_at: now,
     })
     .execute();
-  return { database, accountId: account.id, secretKey, drop: async () => {
-    await database.close();
-    await drop();
-  } };
+  return {
+    database,
+    accountId: account.id,
+    secretKey,
+    drop: async () => {
+      await database.close();
+      await drop();
+    },
+  };
 }
 
 async function emitBatch(s: Setup, n: number): Promise<void> {
   for (let i = 0; i < n; i += 200) {
     await s.database.db.transaction().execute(async (trx) => {
-      for (let j = i; j < Math.min(n, i + 200); j++) await emitEvent(trx, { accountId: s.accountId, orgId: 1, type: 'deal.won', entity: ENTITY, now: Date.now() });
+      for (let j = i; j < Math.min(n, i + 200); j++)
+        await emitEvent(trx, { accountId: s.accountId, orgId: 1, type: 'deal.won', entity: ENTITY, now: Date.now() });
     });
   }
 }
@@ -125,7 +153,15 @@ async function baseline(s: Setup, receiverUrl: string, ca: string, n: number): P
   const lane = async () => {
     while (next < rows.length) {
       const row = rows[next++];
-      const headers = deliveryHeaders({ body: row.payload, eventType: 'deal.won', eventId: row.public_id, deliveryId: next, secret, previousSecret: null, timestampSeconds: Math.floor(Date.now() / 1000) });
+      const headers = deliveryHeaders({
+        body: row.payload,
+        eventType: 'deal.won',
+        eventId: row.public_id,
+        deliveryId: next,
+        secret,
+        previousSecret: null,
+        timestampSeconds: Math.floor(Date.now() / 1000),
+      });
       const res = await request(`${receiverUrl}/hook`, { method: 'POST', headers, body: Buffer.from(row.payload), dispatcher: agent });
       for await (const _ of res.body);
     }
@@ -144,7 +180,11 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
   const n = Math.max(2000, Math.round(options.durationSeconds * 1000));
   const s = await setUp(engine, receiverUrl);
   try {
-    const config = { ...loadConfig({ DATABASE_URL: 'sqlite::memory:', CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'silent' }), secretKey: s.secretKey, dialect: engine };
+    const config = {
+      ...loadConfig({ DATABASE_URL: 'sqlite::memory:', CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'silent' }),
+      secretKey: s.secretKey,
+      dialect: engine,
+    };
     const dispatcher = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY });
     // Warm-up: a few hundred deliveries through every path, then throughput over n events already in the outbox.
     await emitBatch(s, 300);
@@ -177,7 +217,9 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
     const pace = engine === 'sqlite' ? 4 : 6;
     const latencyEvents = Math.max(200, Math.round((options.durationSeconds * 1000) / pace / 2));
     for (let i = 0; i < latencyEvents; i++) {
-      const e = await s.database.db.transaction().execute((trx) => emitEvent(trx, { accountId: s.accountId, orgId: 1, type: 'deal.won', entity: ENTITY, now: Date.now() }));
+      const e = await s.database.db
+        .transaction()
+        .execute((trx) => emitEvent(trx, { accountId: s.accountId, orgId: 1, type: 'deal.won', entity: ENTITY, now: Date.now() }));
       commits.set(e.public_id, performance.timeOrigin + performance.now());
       measured.wake();
       await new Promise((r) => setTimeout(r, pace));
@@ -185,7 +227,10 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
     await waitIdle(s, 20);
     const { arrivals } = await stats(receiverUrl, ca);
     await measured.stop();
-    const latencies = [...commits].map(([id, t]) => arrivals[id] - t).filter(Number.isFinite).sort((a, b) => a - b);
+    const latencies = [...commits]
+      .map(([id, t]) => arrivals[id] - t)
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
     return {
       engine,
       deliveries: n,
@@ -203,7 +248,10 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
 
 export async function run(options: BenchOptions): Promise<void> {
   const pki = makeTestPki();
-  const receiver = await startPinnedServer('bench/scenarios/webhooks-receiver.ts', { BENCH_TLS_KEY: join(pki.dir, 'server.key'), BENCH_TLS_CERT: join(pki.dir, 'server.pem') });
+  const receiver = await startPinnedServer('bench/scenarios/webhooks-receiver.ts', {
+    BENCH_TLS_KEY: join(pki.dir, 'server.key'),
+    BENCH_TLS_CERT: join(pki.dir, 'server.pem'),
+  });
   // The receiver runs on the server core; this process (dispatcher, then baseline) on the other.
   const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-cp', String(LOAD_CORE), String(process.pid)]).status === 0;
   log(`webhooks: receiver at ${receiver.url} on core ${SERVER_CORE}; dispatcher and baseline ${pinned ? `on core ${LOAD_CORE}` : 'unpinned'}`);
@@ -218,7 +266,13 @@ export async function run(options: BenchOptions): Promise<void> {
     process.stdout.write(
       JSON.stringify({
         scenario: name,
-        ...Object.fromEntries(results.flatMap((r) => Object.entries(r).filter(([k]) => k !== 'engine').map(([k, v]) => [`${r.engine}_${k}`, v]))),
+        ...Object.fromEntries(
+          results.flatMap((r) =>
+            Object.entries(r)
+              .filter(([k]) => k !== 'engine')
+              .map(([k, v]) => [`${r.engine}_${k}`, v]),
+          ),
+        ),
         baseline: { sqlite_per_s: sqlite.baseline_per_s, ...(results[1] ? { postgres_per_s: results[1].baseline_per_s } : {}) },
         ratio: sqlite.ratio,
         goals: { ratio: 0.6, p50_ms: 25, p99_ms: 250 },

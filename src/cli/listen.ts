@@ -9,7 +9,8 @@ import { defineCommand, UsageError } from './command.ts';
  */
 export const listenCommand = defineCommand({
   name: 'listen',
-  summary: 'Forwards the account’s events, signed exactly as webhook deliveries with a secret printed at start, to a local URL; prints each delivery and its answer.',
+  summary:
+    'Forwards the account’s events, signed exactly as webhook deliveries with a secret printed at start, to a local URL; prints each delivery and its answer.',
   options: {
     'forward-to': { type: 'string', value: 'URL', help: 'where to POST each event, e.g. http://localhost:3000/webhooks', required: true },
     events: { type: 'string', value: 'a,b', help: `only these event types (default all): ${EVENT_TYPES.join(', ')}` },
@@ -23,7 +24,14 @@ export const listenCommand = defineCommand({
     if (!key) throw new UsageError('--key (or CUSTOPS_API_KEY) is required');
     let types: string[] | null = null;
     if (values.events !== undefined) {
-      types = [...new Set(values.events.split(',').map((t) => t.trim()).filter(Boolean))];
+      types = [
+        ...new Set(
+          values.events
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+        ),
+      ];
       const bad = types.filter((t) => !isEventType(t));
       if (types.length === 0 || bad.length) throw new UsageError(`--events must list event types among ${EVENT_TYPES.join(', ')}`);
     }

@@ -6,8 +6,15 @@ import { commands } from './commands.ts';
 
 /** The whole usage: every command's line, then the settings read from the environment. */
 export function usage(): string {
-  return ['usage:', ...commands.map((c) => `  ${usageLine(c)}`), '', 'Run "custops <command> --help" for its options.', '',
-    'settings (environment):', ...describeSettings()].join('\n');
+  return [
+    'usage:',
+    ...commands.map((c) => `  ${usageLine(c)}`),
+    '',
+    'Run "custops <command> --help" for its options.',
+    '',
+    'settings (environment):',
+    ...describeSettings(),
+  ].join('\n');
 }
 
 /** The command whose words start `argv`, and the arguments after them. */

@@ -6,7 +6,8 @@ import { seedAccount, SeedInputError } from '../seed/seed.ts';
 import { defineCommand, print, UsageError } from './command.ts';
 
 function wholeNumber(value: string, flag: string, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max.toLocaleString('en')}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+    throw new UsageError(`${flag} must be a whole number from 1 to ${max.toLocaleString('en')}`);
   return Number(value);
 }
 

@@ -32,7 +32,11 @@ export const userCreateCommand = defineCommand({
     const user = await withDatabase(config, async ({ db }) => {
       if (!(await findAccount(db, accountId))) throw new Error(`no account with id ${accountId}`);
       return createUser({ db, write: createWrite({ db, clock: ctx.clock, wakeDispatcher: () => {} }) }, accountId, {
-        email, display_name: values.name.trim(), role, password, support_enabled: !values['no-support'],
+        email,
+        display_name: values.name.trim(),
+        role,
+        password,
+        support_enabled: !values['no-support'],
       });
     });
     print(ctx, { user, password });

@@ -16,6 +16,9 @@ export const userSetPasswordCommand = defineCommand({
     }
     const accountId = values.account === undefined ? undefined : positiveInt(values.account, '--account');
     const config = loadConfig(ctx.env);
-    print(ctx, await withDatabase(config, ({ db }) => setPasswordByEmail({ db, clock: ctx.clock }, { email: values.email, accountId, password: values.password })));
+    print(
+      ctx,
+      await withDatabase(config, ({ db }) => setPasswordByEmail({ db, clock: ctx.clock }, { email: values.email, accountId, password: values.password })),
+    );
   },
 });

@@ -14,7 +14,8 @@ export const webhooksPurgeCommand = defineCommand({
     const days = values.days === undefined ? undefined : positiveInt(values.days, '--days');
     const config = loadConfig(ctx.env);
     const cutoff = retentionCutoff(ctx.clock.now(), days ?? config.webhookRetentionDays);
-    const result = cutoff === null ? { events: 0, deliveries: 0, attempts: 0, batches: 0 } : await withDatabase(config, ({ db }) => purgeWebhookHistory(db, cutoff));
+    const result =
+      cutoff === null ? { events: 0, deliveries: 0, attempts: 0, batches: 0 } : await withDatabase(config, ({ db }) => purgeWebhookHistory(db, cutoff));
     print(ctx, { cutoff: cutoff === null ? null : new Date(cutoff).toISOString(), ...result });
   },
 });

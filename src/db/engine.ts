@@ -17,7 +17,10 @@ export interface Engine {
    * (`FOR UPDATE [OF table] SKIP LOCKED`), so concurrent workers never take the same row. SQLite's
    * one writer needs no lock.
    */
-  claimRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, of?: Parameters<SelectQueryBuilder<DB, TB, O>['forUpdate']>[0]): SelectQueryBuilder<DB, TB, O>;
+  claimRows<DB, TB extends keyof DB, O>(
+    query: SelectQueryBuilder<DB, TB, O>,
+    of?: Parameters<SelectQueryBuilder<DB, TB, O>['forUpdate']>[0],
+  ): SelectQueryBuilder<DB, TB, O>;
   /**
    * A text column ordered by code point: PostgreSQL's locale collation would order differently
    * from SQLite's binary one; `collate "C"` also lets it use the index.

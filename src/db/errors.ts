@@ -108,7 +108,9 @@ export function translateDatabaseError(err: unknown): unknown {
   if (!err || typeof err !== 'object' || err instanceof ConstraintViolation || err instanceof DatabaseUnavailable) return err;
   const translation = translationOf(err);
   if (translation === undefined) return err;
-  return CONSTRAINTS.has(translation) ? new ConstraintViolation(translation as ConstraintKind, err) : new DatabaseUnavailable(translation as UnavailableReason, err);
+  return CONSTRAINTS.has(translation)
+    ? new ConstraintViolation(translation as ConstraintKind, err)
+    : new DatabaseUnavailable(translation as UnavailableReason, err);
 }
 
 /**

@@ -13,7 +13,10 @@ export async function prepareDatabase(database: DatabaseHandle, config: Config, 
   if (options.migrate === false) {
     const pending = await pendingMigrations(database.db);
     if (pending.length) {
-      throw new ConfigError('--no-migrate', `the database lacks ${pending.length} migration(s) of this version (${pending.join(', ')}): run "custops migrate" first`);
+      throw new ConfigError(
+        '--no-migrate',
+        `the database lacks ${pending.length} migration(s) of this version (${pending.join(', ')}): run "custops migrate" first`,
+      );
     }
   } else {
     await migrateToLatest(database.db);

@@ -15,8 +15,18 @@ export const TEAM: { name: string; role: 'owner' | 'admin' | 'member'; support: 
 ];
 
 export const ORGS = [
-  'Acme Logistics', 'Globex Retail', 'Initech Software', 'Umbrella Health', 'Stark Manufacturing', 'Wayne Hospitality',
-  'Hooli Media', 'Soylent Foods', 'Cyberdyne Robotics', 'Tyrell Biotech', 'Wonka Confectionery', 'Vandelay Imports',
+  'Acme Logistics',
+  'Globex Retail',
+  'Initech Software',
+  'Umbrella Health',
+  'Stark Manufacturing',
+  'Wayne Hospitality',
+  'Hooli Media',
+  'Soylent Foods',
+  'Cyberdyne Robotics',
+  'Tyrell Biotech',
+  'Wonka Confectionery',
+  'Vandelay Imports',
 ];
 
 // One vocabulary (seed/vocabulary.ts): where the seed's lists grew longer (accented names for search, more

@@ -28,10 +28,19 @@ export async function seedDemo(deps: { db: Db; clock: Clock; config: Config }, o
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   return deps.db.transaction().execute(async (trx) => {
-    const account = await trx.insertInto('accounts').values({ name: ACCOUNT_NAME, created_at: now - (DEMO_WINDOW_DAYS + 90) * DAY_MS }).returning(['id', 'name']).executeTakeFirstOrThrow();
+    const account = await trx
+      .insertInto('accounts')
+      .values({ name: ACCOUNT_NAME, created_at: now - (DEMO_WINDOW_DAYS + 90) * DAY_MS })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
     const world: DemoWorld = { trx, rnd, now, accountId: account.id, users: await seedTeam(trx, account.id, now), orgs: [] };
-    const owner = await trx.updateTable('users').set({ password_hash: passwordHash }).where('account_id', '=', account.id).where('role', '=', 'owner')
-      .returning('email').executeTakeFirstOrThrow();
+    const owner = await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash })
+      .where('account_id', '=', account.id)
+      .where('role', '=', 'owner')
+      .returning('email')
+      .executeTakeFirstOrThrow();
     world.orgs = await seedOrgs(world);
     await seedDeals(world);
     await seedTickets(world);
@@ -48,8 +57,16 @@ async function seedTeam(trx: Trx, accountId: number, now: number): Promise<DemoU
     const { id } = await trx
       .insertInto('users')
       .values({
-        account_id: accountId, email, email_lc: email, display_name: member.name, role: member.role, is_active: member.active,
-        support_enabled: member.support, password_hash: null, created_at: created, updated_at: member.active ? created : now - 20 * DAY_MS,
+        account_id: accountId,
+        email,
+        email_lc: email,
+        display_name: member.name,
+        role: member.role,
+        is_active: member.active,
+        support_enabled: member.support,
+        password_hash: null,
+        created_at: created,
+        updated_at: member.active ? created : now - 20 * DAY_MS,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -63,7 +80,9 @@ async function seedOrgs(w: DemoWorld): Promise<DemoOrg[]> {
   const audiences: number[] = [];
   for (const name of AUDIENCES) {
     const created = now - (DEMO_WINDOW_DAYS + 60) * DAY_MS;
-    audiences.push((await trx.insertInto('marketing_audiences').values({ account_id: accountId, name, created_at: created }).returning('id').executeTakeFirstOrThrow()).id);
+    audiences.push(
+      (await trx.insertInto('marketing_audiences').values({ account_id: accountId, name, created_at: created }).returning('id').executeTakeFirstOrThrow()).id,
+    );
   }
   const orgs: DemoOrg[] = [];
   for (const [i, name] of ORGS.entries()) {
@@ -76,7 +95,10 @@ async function seedOrgs(w: DemoWorld): Promise<DemoOrg[]> {
       .executeTakeFirstOrThrow();
     const links = [{ source_app: 'billing', external_org_id: `cus_${rnd.token(14)}` }];
     if (i % 2 === 0) links.push({ source_app: 'helpdesk', external_org_id: `hd-${1000 + i * 37}` });
-    await trx.insertInto('org_external_ids').values(links.map((l) => ({ account_id: accountId, org_id: org.id, ...l, created_at: created }))).execute();
+    await trx
+      .insertInto('org_external_ids')
+      .values(links.map((l) => ({ account_id: accountId, org_id: org.id, ...l, created_at: created })))
+      .execute();
 
     const contactIds: number[] = [];
     const names = rnd.sample(FIRST_NAMES, 3);
@@ -85,21 +107,34 @@ async function seedOrgs(w: DemoWorld): Promise<DemoOrg[]> {
       const last = rnd.pick(LAST_NAMES);
       const fullName = `${first} ${last}`;
       // ASCII local part: strip the accents of names like Lucía or Zoë.
-      const email = `${first}.${last}@${domain}`.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      const email = `${first}.${last}@${domain}`
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '');
       const at = created + rnd.int(0, 30) * DAY_MS;
       const contact = await trx
         .insertInto('contacts')
         .values({
-          account_id: accountId, org_id: org.id, name: fullName, name_lc: fullName.toLowerCase(), email, email_lc: email,
+          account_id: accountId,
+          org_id: org.id,
+          name: fullName,
+          name_lc: fullName.toLowerCase(),
+          email,
+          email_lc: email,
           phone: rnd.chance(0.6) ? `+1-555-${String(rnd.int(100, 999))}-${String(rnd.int(1000, 9999))}` : null,
-          title: rnd.pick(TITLES), created_at: at, updated_at: at,
+          title: rnd.pick(TITLES),
+          created_at: at,
+          updated_at: at,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       contactIds.push(contact.id);
       const chosen = rnd.sample(audiences, rnd.int(0, 2));
       if (chosen.length) {
-        await trx.insertInto('contact_audiences').values(chosen.map((audience_id) => ({ account_id: accountId, contact_id: contact.id, audience_id, created_at: at }))).execute();
+        await trx
+          .insertInto('contact_audiences')
+          .values(chosen.map((audience_id) => ({ account_id: accountId, contact_id: contact.id, audience_id, created_at: at })))
+          .execute();
       }
     }
     orgs.push({ id: org.id, name, contactIds });

@@ -29,19 +29,34 @@ export async function seedTickets(w: DemoWorld): Promise<void> {
     const ticket = await trx
       .insertInto('tickets')
       .values({
-        account_id: accountId, org_id: org.id, contact_id: org.contactIds.length && rnd.chance(0.75) ? rnd.pick(org.contactIds) : null,
-        owner_user_id: owner?.id ?? null, title: topic.title, title_lc: topic.title.toLowerCase(), details: topic.details, status, channel,
+        account_id: accountId,
+        org_id: org.id,
+        contact_id: org.contactIds.length && rnd.chance(0.75) ? rnd.pick(org.contactIds) : null,
+        owner_user_id: owner?.id ?? null,
+        title: topic.title,
+        title_lc: topic.title.toLowerCase(),
+        details: topic.details,
+        status,
+        channel,
         external_reference: rnd.chance(0.5) ? `HD-${rnd.int(10_000, 99_999)}` : null,
         metadata: rnd.chance(0.3) ? JSON.stringify({ priority: rnd.pick(['low', 'normal', 'high']) }) : null,
-        source_app: rnd.chance(0.5) ? 'helpdesk' : null, created_at: created, updated_at: closedAt ?? last, closed_at: closedAt,
+        source_app: rnd.chance(0.5) ? 'helpdesk' : null,
+        created_at: created,
+        updated_at: closedAt ?? last,
+        closed_at: closedAt,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
     times.forEach((at, j) => {
       const author = j === 0 ? null : owner && rnd.chance(0.7) ? owner : rnd.pick(agents);
       logs.push({
-        account_id: accountId, ticket_id: ticket.id, org_id: org.id, note: j === 0 ? topic.details : rnd.pick(LOG_NOTES),
-        channel: j === 0 ? channel : rnd.pick(CHANNELS), author_user_id: author?.id ?? null, created_at: at,
+        account_id: accountId,
+        ticket_id: ticket.id,
+        org_id: org.id,
+        note: j === 0 ? topic.details : rnd.pick(LOG_NOTES),
+        channel: j === 0 ? channel : rnd.pick(CHANNELS),
+        author_user_id: author?.id ?? null,
+        created_at: at,
       });
     });
   }

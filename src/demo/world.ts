@@ -37,4 +37,3 @@ export function recent(rnd: Random, now: number, days: number): number {
 export async function insertBatched<R>(rows: R[], insert: (chunk: R[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) await insert(rows.slice(i, i + 200));
 }
-

@@ -117,7 +117,7 @@ export function accessChecks(app: App, opts: AuthOptions): { authenticate: onReq
     const signature = request.headers['x-service-signature'];
     if (session) {
       // The cookie rides along on any request the browser makes; only the console can read and echo the token.
-      if (!csrfMatches(request, session.csrfToken)) throw new AppError('forbidden', 'A console write needs the session\'s X-CSRF-Token header.');
+      if (!csrfMatches(request, session.csrfToken)) throw new AppError('forbidden', "A console write needs the session's X-CSRF-Token header.");
     } else if (signature !== undefined) {
       const secret = readBearer(request.headers.authorization) ?? '';
       const value = Array.isArray(signature) ? signature.join(',') : signature;

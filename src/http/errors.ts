@@ -47,10 +47,13 @@ function fromFastify(error: FastifyError): AppError {
 /** A driver error meaning the database cannot serve now: 503 with Retry-After, the client may retry. */
 function unavailable(reason: UnavailableReason): AppError {
   const message =
-    reason === 'database_busy' ? 'The database is busy; retry shortly.'
-    : reason === 'database_full' ? 'The database has no space left; nothing was written.'
-    : reason === 'database_timeout' ? 'The database did not answer in time; retry shortly.'
-    : 'The database is not reachable; retry shortly.';
+    reason === 'database_busy'
+      ? 'The database is busy; retry shortly.'
+      : reason === 'database_full'
+        ? 'The database has no space left; nothing was written.'
+        : reason === 'database_timeout'
+          ? 'The database did not answer in time; retry shortly.'
+          : 'The database is not reachable; retry shortly.';
   return new AppError('service_unavailable', message, { headers: { 'Retry-After': '1' }, extra: { reason } });
 }
 

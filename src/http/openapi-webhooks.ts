@@ -16,7 +16,10 @@ const header = (name: string, description: string, required = true, example?: st
 });
 
 export const DELIVERY_HEADERS = [
-  header('X-Service-Signature', 'Lowercase hex HMAC-SHA256 of the raw body bytes, keyed with the whole `whsec_…` secret string (its UTF-8 bytes). Compare in constant time.'),
+  header(
+    'X-Service-Signature',
+    'Lowercase hex HMAC-SHA256 of the raw body bytes, keyed with the whole `whsec_…` secret string (its UTF-8 bytes). Compare in constant time.',
+  ),
   header(
     'X-Service-Signature-Previous',
     'For 24 hours after a secret rotation: the same signature made with the previous secret. Accept either while you switch.',

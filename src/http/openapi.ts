@@ -18,9 +18,16 @@ export const TAGS = [
   { name: 'support', description: 'Support tickets and their logs.' },
   { name: 'activity', description: 'The unified activity feed.' },
   { name: 'analytics', description: 'Server-side aggregates: facts and calculations only.' },
-  { name: 'webhooks', description: 'Webhook endpoints and the delivery log. The events themselves, their payloads and signature headers are under `webhooks` (OpenAPI 3.1).' },
+  {
+    name: 'webhooks',
+    description: 'Webhook endpoints and the delivery log. The events themselves, their payloads and signature headers are under `webhooks` (OpenAPI 3.1).',
+  },
   { name: 'extensions', description: 'Full-access routes (scope `*` unless stated) that create records and move their state.' },
-  { name: 'console', description: 'Console sign-in, the session, API keys and team management: console sessions only (the `custops_session` cookie); API keys are refused with 403.' },
+  {
+    name: 'console',
+    description:
+      'Console sign-in, the session, API keys and team management: console sessions only (the `custops_session` cookie); API keys are refused with 403.',
+  },
   { name: 'meta', description: 'Liveness, readiness, Prometheus metrics and this API description: no API key needed.' },
 ];
 
@@ -77,8 +84,10 @@ export function decorateRouteSchemas(app: App): void {
     if (config.scope === undefined) throw new Error(`${String(route.method)} ${route.url} declares no scope (use null for a public route)`);
     if (config.session) {
       schema.security = config.session === 'only' ? [{ sessionCookie: [] }] : [];
-      const line = 'Console sessions only: a request with an API key is refused (403 `forbidden`).' +
-        (config.session === 'only' ? ' Writes need `X-CSRF-Token`.' : '') + (config.role === 'admin' ? ' Needs the owner or admin role.' : '');
+      const line =
+        'Console sessions only: a request with an API key is refused (403 `forbidden`).' +
+        (config.session === 'only' ? ' Writes need `X-CSRF-Token`.' : '') +
+        (config.role === 'admin' ? ' Needs the owner or admin role.' : '');
       schema.description = schema.description ? `${schema.description}\n\n${line}` : line;
       const codes = [...new Set([...COMMON_ERRORS, ...(config.errors ?? [])])];
       schema.response = { ...errorResponses(codes), ...(schema.response ?? {}) };
@@ -87,7 +96,11 @@ export function decorateRouteSchemas(app: App): void {
     if (config.scope === null) {
       schema.security ??= [];
       const errors = (config.errors ?? []).length ? errorResponses(config.errors!) : {};
-      schema.response = { '4xx': { ...Type.Ref('ErrorResponse'), description: 'Client error, for example `not_found`.' }, ...errors, ...(schema.response ?? {}) };
+      schema.response = {
+        '4xx': { ...Type.Ref('ErrorResponse'), description: 'Client error, for example `not_found`.' },
+        ...errors,
+        ...(schema.response ?? {}),
+      };
       return;
     }
     const scope = config.scope;
@@ -134,7 +147,7 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
             in: 'cookie',
             name: 'custops_session',
             description:
-              'The web console\'s session (from `POST /api/v1/session`). It acts with the signed-in user\'s role instead of key scopes; ' +
+              "The web console's session (from `POST /api/v1/session`). It acts with the signed-in user's role instead of key scopes; " +
               'cookie-authenticated writes (POST, PUT, PATCH, DELETE) must send `X-CSRF-Token` (from the session), else 403 `forbidden`. ' +
               'A request with `Authorization` is judged by its key alone and its cookies are ignored.',
           },
@@ -145,7 +158,9 @@ export async function registerOpenApi(app: App, version: string): Promise<void> 
     },
     // A route whose body may be left out (`x-body-optional` in its schema) gets `requestBody.required: false`.
     transformObject: (documentObject) => {
-      const doc = (documentObject as { openapiObject: { paths?: Record<string, Record<string, { 'x-body-optional'?: boolean; requestBody?: { required?: boolean } }>> } }).openapiObject;
+      const doc = (
+        documentObject as { openapiObject: { paths?: Record<string, Record<string, { 'x-body-optional'?: boolean; requestBody?: { required?: boolean } }>> } }
+      ).openapiObject;
       for (const item of Object.values(doc.paths ?? {})) {
         for (const op of Object.values(item)) {
           if (op && typeof op === 'object' && op['x-body-optional']) {

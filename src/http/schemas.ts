@@ -6,9 +6,7 @@ export const ErrorResponse = Type.Object(
   {
     error: Type.String({ description: 'Machine-readable error code.' }),
     message: Type.String({ description: 'Human-readable explanation.' }),
-    fields: Type.Optional(
-      Type.Object({}, { additionalProperties: Type.String(), description: 'For validation errors: field name → reason.' }),
-    ),
+    fields: Type.Optional(Type.Object({}, { additionalProperties: Type.String(), description: 'For validation errors: field name → reason.' })),
     required_scopes: Type.Optional(Type.Array(Type.String(), { description: 'For a missing scope: the scopes that would grant access.' })),
     request_id: Type.String({ description: 'The X-Request-Id of this request.' }),
   },
@@ -27,8 +25,7 @@ export const PaginationSchema = Type.Object(
   { $id: 'Pagination', title: 'Pagination' },
 );
 
-export const Timestamp = (description?: string) =>
-  Type.String({ format: 'date-time', description: description ?? 'ISO-8601 UTC with milliseconds.' });
+export const Timestamp = (description?: string) => Type.String({ format: 'date-time', description: description ?? 'ISO-8601 UTC with milliseconds.' });
 export const NullableTimestamp = (description?: string) => Type.Union([Timestamp(description), Type.Null()]);
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: 9007199254740991, description });
@@ -45,9 +42,7 @@ export const TitleAndCreatedQuery = {
 
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1.' })),
-  per_page: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Items per page, 1 to ${MAX_PER_PAGE}.` }),
-  ),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Items per page, 1 to ${MAX_PER_PAGE}.` })),
 };
 
 export const SortQuery = <const T extends string[]>(fields: [...T]) => ({

@@ -3,9 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv,
-) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => void;
 
 const common: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false };
 
@@ -63,7 +61,11 @@ const REASONS: Record<string, string> = {
 };
 
 function fieldName(base: string, e: ErrorObject): string {
-  const path = base.replace(/^\//, '').split('/').filter(Boolean).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const path = base
+    .replace(/^\//, '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (e.keyword === 'required') path.push(String((e.params as { missingProperty: string }).missingProperty));
   if (e.keyword === 'additionalProperties') path.push(String((e.params as { additionalProperty: string }).additionalProperty));
   return path.join('.') || 'body';

@@ -43,11 +43,7 @@ export function parseDateBound(text: string, bound: 'start' | 'end'): number | n
 }
 
 /** Reads the named date bounds of a query; a bad one is a 422 naming the field. */
-export function dateRange(
-  query: Record<string, unknown>,
-  fromName: string,
-  toName: string,
-): { from: number | null; to: number | null } {
+export function dateRange(query: Record<string, unknown>, fromName: string, toName: string): { from: number | null; to: number | null } {
   const fields: Record<string, string> = {};
   const read = (name: string, bound: 'start' | 'end'): number | null => {
     const raw = query[name];

@@ -29,11 +29,17 @@ export const ERROR_CATALOGUE = {
   headers_too_large: { status: 431, description: 'The request headers are over the size limit.' },
   validation_error: { status: 422, description: 'Bad input; `fields` maps each offending field to a reason.' },
   org_lookup_required: { status: 422, description: 'The pair is not mapped yet and the lookup hints (org_name, contact_email) are missing.' },
-  no_example_available: { status: 422, description: 'A test send of this event type needs a record the event could describe (a won deal for deal.won, …); the account has none yet.' },
+  no_example_available: {
+    status: 422,
+    description: 'A test send of this event type needs a record the event could describe (a won deal for deal.won, …); the account has none yet.',
+  },
   idempotency_key_reused: { status: 422, description: 'The Idempotency-Key was used before with a different request.' },
   rate_limited: { status: 429, description: 'The per-key request rate limit is reached; see Retry-After.' },
   internal_error: { status: 500, description: 'Unexpected server error; the request id identifies it in the logs.' },
-  service_unavailable: { status: 503, description: 'The database is not reachable, busy beyond its time-out, or full; nothing was written. Retry after `Retry-After` seconds.' },
+  service_unavailable: {
+    status: 503,
+    description: 'The database is not reachable, busy beyond its time-out, or full; nothing was written. Retry after `Retry-After` seconds.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -72,5 +72,10 @@ export function entriesPage<Row, View, S extends string>(
 ): Promise<ListResult<View>> {
   const sort = order.sort ?? 'created_at';
   const direction = order.direction ?? 'desc';
-  return listPage(page, entries.count, (limit, offset) => entries.list(sort, direction, limit, offset), (rows) => rows.map(entries.view));
+  return listPage(
+    page,
+    entries.count,
+    (limit, offset) => entries.list(sort, direction, limit, offset),
+    (rows) => rows.map(entries.view),
+  );
 }

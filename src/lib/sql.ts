@@ -33,8 +33,11 @@ export async function existsInAccount(db: Executor, table: AccountTable, account
   return row !== undefined;
 }
 
-
 /** One page of a list kept newest first (`created_at` desc, then `id` desc, as every such list of the API). */
-export function newestFirstPage<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, limit: number, offset: number): SelectQueryBuilder<DB, TB, O> {
+export function newestFirstPage<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  limit: number,
+  offset: number,
+): SelectQueryBuilder<DB, TB, O> {
   return query.orderBy(sql.ref('created_at'), 'desc').orderBy(sql.ref('id'), 'desc').limit(limit).offset(offset);
 }

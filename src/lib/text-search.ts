@@ -17,7 +17,10 @@ export const MIN_INDEXED_TERM = 3;
  * index. Terms under three characters have no trigram to look up: they scan.
  */
 export function matchesText(db: { getExecutor(): { adapter: unknown } }, table: SearchedTable, columns: string[], q: string): Expression<SqlBool> {
-  const exact = sql<SqlBool>`(${sql.join(columns.map((c) => containsText(c, q)), sql` or `)})`;
+  const exact = sql<SqlBool>`(${sql.join(
+    columns.map((c) => containsText(c, q)),
+    sql` or `,
+  )})`;
   const lowered = q.toLowerCase();
   const candidates = [...lowered].length < MIN_INDEXED_TERM ? null : engineOf(db).trigramCandidates(table, lowered);
   return candidates === null ? exact : sql<SqlBool>`(${candidates} and ${exact})`;

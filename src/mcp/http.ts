@@ -120,7 +120,13 @@ export async function registerMcpRoute(app: App, opts: McpRouteOptions): Promise
           log: request.log,
           rest: async (rest) => {
             // The caller's address too, so the REST request's log line names the agent's host, not loopback.
-            const res = await app.inject({ method: rest.method as 'GET', url: rest.url, headers: rest.headers, payload: rest.payload, remoteAddress: request.ip });
+            const res = await app.inject({
+              method: rest.method as 'GET',
+              url: rest.url,
+              headers: rest.headers,
+              payload: rest.payload,
+              remoteAddress: request.ip,
+            });
             return { statusCode: res.statusCode, headers: res.headers, body: res.body };
           },
         };

@@ -45,7 +45,7 @@ export function createToolServers(catalog: ToolCatalog, version: string): (calle
       {
         capabilities: { tools: {} },
         instructions:
-          'Tools are the operations of the custops API v1, limited to what this API key may do. Results are the API\'s JSON; ' +
+          "Tools are the operations of the custops API v1, limited to what this API key may do. Results are the API's JSON; " +
           'an API error is a tool result with isError and the error model (error, message, fields, request_id, status).',
       },
     );

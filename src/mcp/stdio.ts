@@ -46,10 +46,7 @@ export async function serveStdioGateway(opts: StdioGatewayOptions): Promise<void
   const done = new Promise<void>((resolve) => process.stdin.once('close', resolve).once('end', resolve));
   const handle = serveStdio(
     () => {
-      const server = new Server(
-        { name: SERVER_NAME, version: opts.version },
-        { capabilities: { tools: {} }, instructions: upstream.getInstructions() },
-      );
+      const server = new Server({ name: SERVER_NAME, version: opts.version }, { capabilities: { tools: {} }, instructions: upstream.getInstructions() });
       server.setRequestHandler('tools/list', async (request) => upstream.listTools(request.params));
       server.setRequestHandler('tools/call', async (request) => upstream.callTool(request.params));
       return server;

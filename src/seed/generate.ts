@@ -27,7 +27,13 @@ export interface People {
   contactsByOrg: number[][];
 }
 
-const slug = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+const slug = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/(^-|-$)/g, '');
 
 export function userRows(accountId: number, count: number, w: Window): Row[] {
   return Array.from({ length: count }, (_, i) => {
@@ -57,8 +63,18 @@ export function contactRows(rnd: Random, accountId: number, orgIds: number[], or
     const name = `${first} ${last}`;
     const email = `${slug(first)}.${slug(last)}.${i + 1}@${orgRowsData[o][3]}`;
     const created = (orgRowsData[o][4] as number) + rnd.int(0, 60) * DAY;
-    rows.push([accountId, orgIds[o], name, name.toLowerCase(), email, email.toLowerCase(), `+1 555 ${String(rnd.int(0, 9999999)).padStart(7, '0')}`,
-      rnd.pick(words.JOB_TITLES), created, created]);
+    rows.push([
+      accountId,
+      orgIds[o],
+      name,
+      name.toLowerCase(),
+      email,
+      email.toLowerCase(),
+      `+1 555 ${String(rnd.int(0, 9999999)).padStart(7, '0')}`,
+      rnd.pick(words.JOB_TITLES),
+      created,
+      created,
+    ]);
     orgOf.push(o);
   }
   return { rows, orgOf };
@@ -79,7 +95,16 @@ export interface DealDraft {
 }
 
 /** `count` deals created in order over the window from position `first` of `total`. */
-export function dealDrafts(rnd: Random, accountId: number, p: People, w: Window, first: number, count: number, total: number, tally: RollupTally | null): DealDraft[] {
+export function dealDrafts(
+  rnd: Random,
+  accountId: number,
+  p: People,
+  w: Window,
+  first: number,
+  count: number,
+  total: number,
+  tally: RollupTally | null,
+): DealDraft[] {
   const drafts: DealDraft[] = [];
   for (let i = first; i < first + count; i++) {
     const { created, age, org, contacts } = placed(rnd, p, w, i, total);
@@ -111,15 +136,42 @@ export function dealDrafts(rnd: Random, accountId: number, p: People, w: Window,
     for (const at of times) {
       const kind = rnd.pick(['note', 'email', 'call', 'meeting'] as const);
       const user = owner !== null && rnd.chance(0.7) ? owner : null;
-      activities.push([accountId, 0, org, kind, rnd.pick(words.MESSAGES[kind]), rnd.chance(0.5) ? rnd.pick(['success', 'failed', 'skipped']) : null,
-        rnd.chance(0.6) ? 'crm' : 'mail-sync', rnd.chance(0.2) ? `ext-${rnd.token(8)}` : null, null, user, at]);
+      activities.push([
+        accountId,
+        0,
+        org,
+        kind,
+        rnd.pick(words.MESSAGES[kind]),
+        rnd.chance(0.5) ? rnd.pick(['success', 'failed', 'skipped']) : null,
+        rnd.chance(0.6) ? 'crm' : 'mail-sync',
+        rnd.chance(0.2) ? `ext-${rnd.token(8)}` : null,
+        null,
+        user,
+        at,
+      ]);
       tally?.activity({ kind, user, org, createdAt: at });
       lastActivity = Math.max(lastActivity, at);
     }
-    const deal: Row = [accountId, org, contact, owner, title, title.toLowerCase(), status, rnd.int(5, 2000) * 100 + (rnd.chance(0.3) ? rnd.int(1, 99) : 0),
-      rnd.pick(words.CURRENCIES), rnd.chance(0.3) ? `cus_${rnd.token(14)}` : null,
-      closed || rnd.chance(0.3) ? null : w.end + rnd.int(-30, 30) * DAY, lost?.code ?? null, lost?.label ?? null,
-      closed ? lastChange : null, closer, lastActivity, created, lastChange];
+    const deal: Row = [
+      accountId,
+      org,
+      contact,
+      owner,
+      title,
+      title.toLowerCase(),
+      status,
+      rnd.int(5, 2000) * 100 + (rnd.chance(0.3) ? rnd.int(1, 99) : 0),
+      rnd.pick(words.CURRENCIES),
+      rnd.chance(0.3) ? `cus_${rnd.token(14)}` : null,
+      closed || rnd.chance(0.3) ? null : w.end + rnd.int(-30, 30) * DAY,
+      lost?.code ?? null,
+      lost?.label ?? null,
+      closed ? lastChange : null,
+      closer,
+      lastActivity,
+      created,
+      lastChange,
+    ];
     tally?.deal({ owner, closer, org, status, closedAt: closed ? lastChange : null, createdAt: created, stages: steps });
     tally?.count('deals', '');
     tally?.count('deals', `status:${status}`);
@@ -133,7 +185,16 @@ export interface TicketDraft {
   logs: Row[];
 }
 
-export function ticketDrafts(rnd: Random, accountId: number, p: People, w: Window, first: number, count: number, total: number, tally: RollupTally | null): TicketDraft[] {
+export function ticketDrafts(
+  rnd: Random,
+  accountId: number,
+  p: People,
+  w: Window,
+  first: number,
+  count: number,
+  total: number,
+  tally: RollupTally | null,
+): TicketDraft[] {
   const drafts: TicketDraft[] = [];
   for (let i = first; i < first + count; i++) {
     const { created, age, org, contacts } = placed(rnd, p, w, i, total);
@@ -155,8 +216,23 @@ export function ticketDrafts(rnd: Random, accountId: number, p: People, w: Windo
     }
     const title = `${topic.title} (#${i + 1})`;
     const closedAt = status === 'closed' ? end : null;
-    const ticket: Row = [accountId, org, contact, owner, title, title.toLowerCase(), topic.details, status, channel,
-      rnd.chance(0.5) ? `case-${rnd.token(10)}` : null, null, 'helpdesk', created, end, closedAt];
+    const ticket: Row = [
+      accountId,
+      org,
+      contact,
+      owner,
+      title,
+      title.toLowerCase(),
+      topic.details,
+      status,
+      channel,
+      rnd.chance(0.5) ? `case-${rnd.token(10)}` : null,
+      null,
+      'helpdesk',
+      created,
+      end,
+      closedAt,
+    ];
     tally?.ticket({ owner, org, status, closedAt, createdAt: created });
     tally?.count('tickets', '');
     tally?.count('tickets', `status:${status}`);

@@ -63,8 +63,16 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   try {
     // Team users by a fixed e-mail: a second seed of the same account reuses them.
     const wanted = userRows(A, plan.users, w);
-    const existing = await handle.db.selectFrom('users').select(['id', 'email_lc']).where('account_id', '=', A)
-      .where('email_lc', 'in', wanted.map((r) => r[2] as string)).execute();
+    const existing = await handle.db
+      .selectFrom('users')
+      .select(['id', 'email_lc'])
+      .where('account_id', '=', A)
+      .where(
+        'email_lc',
+        'in',
+        wanted.map((r) => r[2] as string),
+      )
+      .execute();
     const idByEmail = new Map(existing.map((u) => [u.email_lc, Number(u.id)]));
     const people = await writer.transaction(async (): Promise<People> => {
       const missing = wanted.filter((r) => !idByEmail.has(r[2] as string));
@@ -90,7 +98,11 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
       const ticketTo = Math.floor(((first + size) * plan.tickets) / plan.deals);
       await writer.transaction(async () => {
         const deals = dealDrafts(rnd, A, people, w, first, size, plan.deals, tally);
-        const dealIds = await insert('deals', deals.map((d) => d.deal), true);
+        const dealIds = await insert(
+          'deals',
+          deals.map((d) => d.deal),
+          true,
+        );
         const history: Row[] = [];
         const activities: Row[] = [];
         deals.forEach((d, i) => {
@@ -100,7 +112,11 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
         await insert('deal_status_history', history);
         await insert('deal_activities', activities);
         const tickets = ticketDrafts(rnd, A, people, w, ticketFrom, ticketTo - ticketFrom, plan.tickets, tally);
-        const ticketIds = await insert('tickets', tickets.map((t) => t.ticket), true);
+        const ticketIds = await insert(
+          'tickets',
+          tickets.map((t) => t.ticket),
+          true,
+        );
         const logs: Row[] = [];
         tickets.forEach((t, i) => {
           for (const l of t.logs) logs.push([l[0], ticketIds[i], ...l.slice(2)]);
@@ -109,7 +125,9 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
         await flushTally();
       });
       const done = first + size;
-      log(`seed: ${done.toLocaleString('en')} / ${plan.deals.toLocaleString('en')} deals (${Math.round((done * 100) / plan.deals)} %), ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      log(
+        `seed: ${done.toLocaleString('en')} / ${plan.deals.toLocaleString('en')} deals (${Math.round((done * 100) / plan.deals)} %), ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
     }
   } finally {
     await writer.close();
@@ -119,7 +137,18 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   return counts;
 }
 
-const SEEDED_TABLES = ['users', 'orgs', 'contacts', 'deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'analytics_daily', 'list_counts'];
+const SEEDED_TABLES = [
+  'users',
+  'orgs',
+  'contacts',
+  'deals',
+  'deal_status_history',
+  'deal_activities',
+  'tickets',
+  'support_logs',
+  'analytics_daily',
+  'list_counts',
+];
 
 /** After a bulk load the planners need fresh statistics to pick the right index (SQLite has none until ANALYZE runs). */
 function refreshStatistics(handle: DatabaseHandle): Promise<void> {

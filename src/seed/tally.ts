@@ -42,7 +42,15 @@ export class RollupTally {
     this.#lists.set(key, (this.#lists.get(key) ?? 0) + 1);
   }
 
-  deal(d: { owner: number | null; closer: number | null; org: number; status: string; closedAt: number | null; createdAt: number; stages: Iterable<string> }): void {
+  deal(d: {
+    owner: number | null;
+    closer: number | null;
+    org: number;
+    status: string;
+    closedAt: number | null;
+    createdAt: number;
+    stages: Iterable<string>;
+  }): void {
     const owner = d.owner ?? 0;
     this.#add('deal_created', dayOf(d.createdAt), owner);
     this.#addOrg('org_deal_created', d.createdAt, d.org);

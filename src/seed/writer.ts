@@ -115,8 +115,11 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
       // SQLite has no per-session switch for triggers: they are dropped and created again inside the
       // transaction, which no other connection can observe (one writer at a time; readers see the last commit).
       const saved = direct
-        ? (db.prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name in (${TRIGGER_TABLES.map(() => '?').join(', ')})`)
-          .all(...TRIGGER_TABLES) as { name: string; sql: string }[]).filter((t) => REPRODUCED.test(t.name))
+        ? (
+            db
+              .prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name in (${TRIGGER_TABLES.map(() => '?').join(', ')})`)
+              .all(...TRIGGER_TABLES) as { name: string; sql: string }[]
+          ).filter((t) => REPRODUCED.test(t.name))
         : [];
       try {
         for (const t of saved) db.exec(`drop trigger ${t.name}`);
@@ -137,9 +140,14 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
     },
     async addCounts(table, key, rows) {
       const columns = [...key, 'n'];
-      await chunked(rows, columns.length, (n) =>
-        `insert into ${table} (${columns.join(', ')}) values ${placeholders(columns.length, n)}
-         on conflict (${key.join(', ')}) do update set n = ${table}.n + excluded.n`, false);
+      await chunked(
+        rows,
+        columns.length,
+        (n) =>
+          `insert into ${table} (${columns.join(', ')}) values ${placeholders(columns.length, n)}
+         on conflict (${key.join(', ')}) do update set n = ${table}.n + excluded.n`,
+        false,
+      );
     },
     async close() {
       statements.clear();

@@ -12,22 +12,140 @@ async function world(h: Harness) {
   const a = await createTestAccount(h);
   const acc = a.accountId;
   const org = async (name: string) =>
-    (await h.db.insertInto('orgs').values({ account_id: acc, name, name_lc: name.toLowerCase(), domain: null, created_at: T0, updated_at: T0 }).returning('id').executeTakeFirstOrThrow()).id;
+    (
+      await h.db
+        .insertInto('orgs')
+        .values({ account_id: acc, name, name_lc: name.toLowerCase(), domain: null, created_at: T0, updated_at: T0 })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const user = async (email: string, display_name: string) =>
-    (await h.db.insertInto('users').values({ account_id: acc, email, email_lc: email, display_name, role: 'member', is_active: true, support_enabled: true, password_hash: null, created_at: T0, updated_at: T0 }).returning('id').executeTakeFirstOrThrow()).id;
+    (
+      await h.db
+        .insertInto('users')
+        .values({
+          account_id: acc,
+          email,
+          email_lc: email,
+          display_name,
+          role: 'member',
+          is_active: true,
+          support_enabled: true,
+          password_hash: null,
+          created_at: T0,
+          updated_at: T0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const acme = await org('Acme');
   const globex = await org('Globex');
   const ann = await user(`ann-${acc}@example.com`, 'Ann');
   const bob = await user(`bob-${acc}@example.com`, 'Bob');
-  const contact = (await h.db.insertInto('contacts').values({ account_id: acc, org_id: acme, name: 'Carla', name_lc: 'carla', email: 'carla@acme.io', email_lc: 'carla@acme.io', phone: null, title: null, created_at: T0, updated_at: T0 }).returning('id').executeTakeFirstOrThrow()).id;
+  const contact = (
+    await h.db
+      .insertInto('contacts')
+      .values({
+        account_id: acc,
+        org_id: acme,
+        name: 'Carla',
+        name_lc: 'carla',
+        email: 'carla@acme.io',
+        email_lc: 'carla@acme.io',
+        phone: null,
+        title: null,
+        created_at: T0,
+        updated_at: T0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const deal = async (orgId: number, contactId: number | null) =>
-    (await h.db.insertInto('deals').values({ account_id: acc, org_id: orgId, contact_id: contactId, owner_user_id: ann, title: 'Deal', title_lc: 'deal', status: 'qualified', value_cents: null, currency: null, payment_customer_id: null, next_followup_at: null, lost_reason_code: null, lost_reason_label: null, closed_at: null, closed_by_user_id: null, last_activity_at: T0, created_at: T0, updated_at: T0 }).returning('id').executeTakeFirstOrThrow()).id;
+    (
+      await h.db
+        .insertInto('deals')
+        .values({
+          account_id: acc,
+          org_id: orgId,
+          contact_id: contactId,
+          owner_user_id: ann,
+          title: 'Deal',
+          title_lc: 'deal',
+          status: 'qualified',
+          value_cents: null,
+          currency: null,
+          payment_customer_id: null,
+          next_followup_at: null,
+          lost_reason_code: null,
+          lost_reason_label: null,
+          closed_at: null,
+          closed_by_user_id: null,
+          last_activity_at: T0,
+          created_at: T0,
+          updated_at: T0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const ticket = async (orgId: number, contactId: number | null) =>
-    (await h.db.insertInto('tickets').values({ account_id: acc, org_id: orgId, contact_id: contactId, owner_user_id: bob, title: 'Help', title_lc: 'help', details: 'd', status: 'open', channel: 'api', external_reference: null, metadata: null, source_app: null, created_at: T0, updated_at: T0, closed_at: null }).returning('id').executeTakeFirstOrThrow()).id;
-  const activity = async (dealId: number, orgId: number, at: number, userId: number | null, kind: 'note' | 'email' | 'call' | 'meeting' = 'note', message = 'msg') =>
-    (await h.db.insertInto('deal_activities').values({ account_id: acc, deal_id: dealId, org_id: orgId, event_type: kind, message, outcome: null, source_app: 'crm', external_reference: null, metadata: null, user_id: userId, created_at: at }).returning('id').executeTakeFirstOrThrow()).id;
+    (
+      await h.db
+        .insertInto('tickets')
+        .values({
+          account_id: acc,
+          org_id: orgId,
+          contact_id: contactId,
+          owner_user_id: bob,
+          title: 'Help',
+          title_lc: 'help',
+          details: 'd',
+          status: 'open',
+          channel: 'api',
+          external_reference: null,
+          metadata: null,
+          source_app: null,
+          created_at: T0,
+          updated_at: T0,
+          closed_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const activity = async (
+    dealId: number,
+    orgId: number,
+    at: number,
+    userId: number | null,
+    kind: 'note' | 'email' | 'call' | 'meeting' = 'note',
+    message = 'msg',
+  ) =>
+    (
+      await h.db
+        .insertInto('deal_activities')
+        .values({
+          account_id: acc,
+          deal_id: dealId,
+          org_id: orgId,
+          event_type: kind,
+          message,
+          outcome: null,
+          source_app: 'crm',
+          external_reference: null,
+          metadata: null,
+          user_id: userId,
+          created_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const log = async (ticketId: number, orgId: number, at: number, authorId: number | null, note = 'note') =>
-    (await h.db.insertInto('support_logs').values({ account_id: acc, ticket_id: ticketId, org_id: orgId, note, channel: 'email', author_user_id: authorId, created_at: at }).returning('id').executeTakeFirstOrThrow()).id;
+    (
+      await h.db
+        .insertInto('support_logs')
+        .values({ account_id: acc, ticket_id: ticketId, org_id: orgId, note, channel: 'email', author_user_id: authorId, created_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   return { a, acc, acme, globex, ann, bob, contact, deal, ticket, activity, log };
 }
 
@@ -92,7 +210,15 @@ for (const engine of engines()) {
       for (const [i, kind] of (['note', 'email', 'call', 'meeting'] as const).entries()) await w.activity(d, w.acme, T0 + i, w.ann, kind);
       await h.db.updateTable('deal_activities').set({ outcome: 'success' }).where('account_id', '=', w.acc).where('event_type', '=', 'email').execute();
       const body = await feed(h, w.a.key);
-      assert.deepEqual(body.data.map((i: any) => [i.type, i.outcome]), [['meeting', null], ['call', null], ['email', 'success'], ['note', null]]);
+      assert.deepEqual(
+        body.data.map((i: any) => [i.type, i.outcome]),
+        [
+          ['meeting', null],
+          ['call', null],
+          ['email', 'success'],
+          ['note', null],
+        ],
+      );
       assert.equal(body.data[0].customer.contact, null);
     });
 
@@ -166,9 +292,7 @@ for (const engine of engines()) {
         made.push({ key: 'timeline', id: await w.activity(d, w.acme, T0, w.ann) });
         made.push({ key: 'support_log', id: await w.log(t, w.acme, T0, w.ann) });
       }
-      const expected = made
-        .sort((x, y) => y.id - x.id || (x.key === y.key ? 0 : x.key === 'timeline' ? -1 : 1))
-        .map((m) => `${m.key}:${m.id}`);
+      const expected = made.sort((x, y) => y.id - x.id || (x.key === y.key ? 0 : x.key === 'timeline' ? -1 : 1)).map((m) => `${m.key}:${m.id}`);
       assert.deepEqual(ids(await feed(h, w.a.key)), expected);
       const p2 = await feed(h, w.a.key, { page: 2, per_page: 4 });
       assert.deepEqual(ids(p2), expected.slice(4));
@@ -183,16 +307,43 @@ for (const engine of engines()) {
       const d = await w.deal(w.acme, null);
       const t = await w.ticket(w.acme, null);
       const N = 520;
-      const acts = Array.from({ length: N }, (_, i) => ({ account_id: w.acc, deal_id: d, org_id: w.acme, event_type: 'note' as const, message: `a${i}`, outcome: null, source_app: null, external_reference: null, metadata: null, user_id: w.ann, created_at: T0 + i * 2 }));
-      const logs = Array.from({ length: N }, (_, i) => ({ account_id: w.acc, ticket_id: t, org_id: w.acme, note: `l${i}`, channel: 'api', author_user_id: w.bob, created_at: T0 + i * 2 + 1 }));
+      const acts = Array.from({ length: N }, (_, i) => ({
+        account_id: w.acc,
+        deal_id: d,
+        org_id: w.acme,
+        event_type: 'note' as const,
+        message: `a${i}`,
+        outcome: null,
+        source_app: null,
+        external_reference: null,
+        metadata: null,
+        user_id: w.ann,
+        created_at: T0 + i * 2,
+      }));
+      const logs = Array.from({ length: N }, (_, i) => ({
+        account_id: w.acc,
+        ticket_id: t,
+        org_id: w.acme,
+        note: `l${i}`,
+        channel: 'api',
+        author_user_id: w.bob,
+        created_at: T0 + i * 2 + 1,
+      }));
       await h.db.insertInto('deal_activities').values(acts).execute();
       await h.db.insertInto('support_logs').values(logs).execute();
 
       const all = await feed(h, w.a.key, { per_page: 100 });
       assert.deepEqual(all.pagination, { page: 1, per_page: 100, total: 1000, pages: 10, has_next: true, has_prev: false });
-      assert.deepEqual(all.data.slice(0, 2).map((i: any) => i.content), ['l519', 'a519']);
+      assert.deepEqual(
+        all.data.slice(0, 2).map((i: any) => i.content),
+        ['l519', 'a519'],
+      );
       const last = await feed(h, w.a.key, { per_page: 100, page: 10 });
-      assert.deepEqual(last.data.slice(-2).map((i: any) => i.content), ['l20', 'a20'], 'the 20 oldest of each source are cut');
+      assert.deepEqual(
+        last.data.slice(-2).map((i: any) => i.content),
+        ['l20', 'a20'],
+        'the 20 oldest of each source are cut',
+      );
       assert.equal((await feed(h, w.a.key, { per_page: 100, page: 11 })).data.length, 0);
 
       const sales = await feed(h, w.a.key, { source: 'sales', per_page: 100, page: 5 });

@@ -37,12 +37,24 @@ for (const engine of engines()) {
       assert.deepEqual(body.previous.period, { from: '2026-12-02T00:00:00.000Z', to: '2026-12-20T00:00:00.000Z' });
       const pick = (w: any) => [w.week, w.week_start, w.deals_created, w.activities];
       assert.deepEqual(body.weeks.map(pick), [
-        ['2026-W51', '2026-12-14', 0, 0], ['2026-W52', '2026-12-21', 0, 1], ['2026-W53', '2026-12-28', 2, 1], ['2027-W01', '2027-01-04', 1, 0],
+        ['2026-W51', '2026-12-14', 0, 0],
+        ['2026-W52', '2026-12-21', 0, 1],
+        ['2026-W53', '2026-12-28', 2, 1],
+        ['2027-W01', '2027-01-04', 1, 0],
       ]);
-      assert.deepEqual(body.previous.weeks.map(pick), [['2026-W49', '2026-11-30', 1, 0], ['2026-W50', '2026-12-07', 0, 0], ['2026-W51', '2026-12-14', 0, 0]]);
+      assert.deepEqual(body.previous.weeks.map(pick), [
+        ['2026-W49', '2026-11-30', 1, 0],
+        ['2026-W50', '2026-12-07', 0, 0],
+        ['2026-W51', '2026-12-14', 0, 0],
+      ]);
       assert.deepEqual(body.change.totals, {
-        deals_created: { absolute: 2, percent: 200, note: null }, deals_won: zero, deals_lost: zero,
-        activities: { absolute: 2, percent: null, note: 'zero_baseline' }, tickets_created: zero, tickets_closed: zero, support_logs: zero,
+        deals_created: { absolute: 2, percent: 200, note: null },
+        deals_won: zero,
+        deals_lost: zero,
+        activities: { absolute: 2, percent: null, note: 'zero_baseline' },
+        tickets_created: zero,
+        tickets_closed: zero,
+        support_logs: zero,
       });
       // Month ends: December 2026 (last_month) and January 2027 (this_month) at the clock 2027-01-10.
       assert.equal((await get(a.key, 'sales', { range: 'last_month' })).json().created, 3);
@@ -63,7 +75,10 @@ for (const engine of engines()) {
       assert.deepEqual(body.previous.period, { from: '2028-02-28T00:00:00.000Z', to: '2028-02-29T00:00:00.000Z' });
       assert.deepEqual([body.created, body.previous.created, body.change.created], [2, 1, { absolute: 1, percent: 100, note: null }]);
       const weeks = (await get(a.key, 'trends', { from: '2028-02-29', to: '2028-02-29' })).json().weeks;
-      assert.deepEqual(weeks.map((w: any) => [w.week, w.deals_created]), [['2028-W09', 2]]);
+      assert.deepEqual(
+        weeks.map((w: any) => [w.week, w.deals_created]),
+        [['2028-W09', 2]],
+      );
     });
 
     test('bad ranges are 422 naming the field, on every endpoint', async () => {
@@ -112,7 +127,11 @@ for (const engine of engines()) {
           const body = (await get(a.key, endpoint, { range, compare: 1 })).json();
           const numbers = JSON.stringify(body, (k, v) => (['period', 'weeks', 'user_id'].includes(k) ? undefined : v)).match(/":[1-9]/g);
           assert.equal(numbers, null, `${endpoint} ${range}: ${JSON.stringify(body)}`);
-          if (endpoint === 'team') assert.deepEqual(body.users.map((u: any) => u.user_id), [a.ownerId]);
+          if (endpoint === 'team')
+            assert.deepEqual(
+              body.users.map((u: any) => u.user_id),
+              [a.ownerId],
+            );
         }
       }
       const theirs = (await get(b.key, 'sales', { owner_user_id: stranger })).json();

@@ -29,17 +29,48 @@ for (const engine of engines()) {
       assert.equal(sales.range, 'custom');
       assert.deepEqual(sales.period, { from: '2026-10-31T23:59:59.999Z', to: '2026-11-30T23:59:59.999Z' });
       assert.deepEqual([sales.created, sales.won, sales.lost, sales.win_rate], [4, 2, 2, 50]);
-      assert.deepEqual(sales.by_rep.map((r: any) => [r.user_id, r.created, r.won, r.lost]), [[f.alice, 3, 1, 2], [f.bob, 1, 1, 0]]);
-      assert.deepEqual(sales.lost_reasons, [{ code: 'price', label: 'Too expensive', count: 1 }, { code: null, label: null, count: 1 }]);
-      assert.deepEqual((await get(a.key, 'team', q)).totals, { deals_created: 4, deals_won: 2, deals_lost: 2, activities: 4, tickets_closed: 1, support_logs: 4 });
+      assert.deepEqual(
+        sales.by_rep.map((r: any) => [r.user_id, r.created, r.won, r.lost]),
+        [
+          [f.alice, 3, 1, 2],
+          [f.bob, 1, 1, 0],
+        ],
+      );
+      assert.deepEqual(sales.lost_reasons, [
+        { code: 'price', label: 'Too expensive', count: 1 },
+        { code: null, label: null, count: 1 },
+      ]);
+      assert.deepEqual((await get(a.key, 'team', q)).totals, {
+        deals_created: 4,
+        deals_won: 2,
+        deals_lost: 2,
+        activities: 4,
+        tickets_closed: 1,
+        support_logs: 4,
+      });
       const support = await get(a.key, 'support', q);
       assert.deepEqual([support.created, support.closed, support.support_updates, support.currently_open], [3, 1, 4, 4]);
-      assert.deepEqual(support.by_employee.map((r: any) => [r.user_id, r.created, r.closed, r.support_updates, r.currently_open]), [[f.alice, 1, 1, 2, 1], [f.bob, 1, 0, 1, 2], [null, 1, 0, 1, 1]]);
+      assert.deepEqual(
+        support.by_employee.map((r: any) => [r.user_id, r.created, r.closed, r.support_updates, r.currently_open]),
+        [
+          [f.alice, 1, 1, 2, 1],
+          [f.bob, 1, 0, 1, 2],
+          [null, 1, 0, 1, 1],
+        ],
+      );
       assert.equal((await get(a.key, 'activity', q)).total, 8);
       const trends = await get(a.key, 'trends', q);
-      assert.deepEqual(trends.weeks.map((w: any) => [w.week, w.deals_won, w.deals_lost]), [
-        ['2026-W44', 1, 1], ['2026-W45', 0, 0], ['2026-W46', 1, 1], ['2026-W47', 0, 0], ['2026-W48', 0, 0], ['2026-W49', 0, 0],
-      ]);
+      assert.deepEqual(
+        trends.weeks.map((w: any) => [w.week, w.deals_won, w.deals_lost]),
+        [
+          ['2026-W44', 1, 1],
+          ['2026-W45', 0, 0],
+          ['2026-W46', 1, 1],
+          ['2026-W47', 0, 0],
+          ['2026-W48', 0, 0],
+          ['2026-W49', 0, 0],
+        ],
+      );
     });
 
     test('inserts, updates (owner, status, closed_at, kind, author) and deletes, cascades included, move every number', async () => {
@@ -49,49 +80,92 @@ for (const engine of engines()) {
       const o = await org(h, a.accountId, 'Acme');
       const id = await deal(h, a.accountId, { org: o, owner: alice, created: '2026-11-02T00:00:00', status: 'new' });
       await activity(h, a.accountId, id, o, 'note', alice, '2026-11-03T00:00:00');
-      const team = async (range = 'this_month') => (await get(a.key, 'team', { range })).users.filter((u: any) => u.user_id !== a.ownerId)
-        .map((u: any) => [u.deals_created, u.deals_won, u.deals_lost, u.activities, u.tickets_closed, u.support_logs]);
-      assert.deepEqual(await team(), [[1, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0]]);
+      const team = async (range = 'this_month') =>
+        (await get(a.key, 'team', { range })).users
+          .filter((u: any) => u.user_id !== a.ownerId)
+          .map((u: any) => [u.deals_created, u.deals_won, u.deals_lost, u.activities, u.tickets_closed, u.support_logs]);
+      assert.deepEqual(await team(), [
+        [1, 0, 0, 1, 0, 0],
+        [0, 0, 0, 0, 0, 0],
+      ]);
 
       const update = (values: Record<string, unknown>) => h.db.updateTable('deals').set(values).where('id', '=', id).execute();
       await update({ owner_user_id: bob });
-      assert.deepEqual(await team(), [[0, 0, 0, 1, 0, 0], [1, 0, 0, 0, 0, 0]]);
+      assert.deepEqual(await team(), [
+        [0, 0, 0, 1, 0, 0],
+        [1, 0, 0, 0, 0, 0],
+      ]);
       await update({ status: 'won', closed_at: at('2026-11-10T00:00:00'), closed_by_user_id: alice });
-      assert.deepEqual(await team(), [[0, 0, 0, 1, 0, 0], [1, 1, 0, 0, 0, 0]]);
-      assert.deepEqual((await get(a.key, 'sales', { by: 'closer' })).by_rep.map((r: any) => [r.user_id, r.won]), [[alice, 1], [bob, 0]]);
+      assert.deepEqual(await team(), [
+        [0, 0, 0, 1, 0, 0],
+        [1, 1, 0, 0, 0, 0],
+      ]);
+      assert.deepEqual(
+        (await get(a.key, 'sales', { by: 'closer' })).by_rep.map((r: any) => [r.user_id, r.won]),
+        [
+          [alice, 1],
+          [bob, 0],
+        ],
+      );
       await update({ closed_at: at('2026-10-10T00:00:00') });
       assert.deepEqual([(await get(a.key, 'sales')).won, (await get(a.key, 'sales', { range: 'last_month' })).won], [0, 1]);
       await update({ status: 'lost', closed_at: at('2026-11-11T00:00:00') });
-      assert.deepEqual(await team(), [[0, 0, 0, 1, 0, 0], [1, 0, 1, 0, 0, 0]]);
+      assert.deepEqual(await team(), [
+        [0, 0, 0, 1, 0, 0],
+        [1, 0, 1, 0, 0, 0],
+      ]);
       await update({ status: 'qualified', closed_at: null, closed_by_user_id: null });
-      assert.deepEqual(await team(), [[0, 0, 0, 1, 0, 0], [1, 0, 0, 0, 0, 0]]);
+      assert.deepEqual(await team(), [
+        [0, 0, 0, 1, 0, 0],
+        [1, 0, 0, 0, 0, 0],
+      ]);
       await update({ title: 'renamed', created_at: at('2026-10-02T00:00:00') });
       assert.deepEqual([(await get(a.key, 'sales')).created, (await get(a.key, 'sales', { range: 'last_month' })).created], [0, 1]);
 
       await h.db.updateTable('deal_activities').set({ event_type: 'call', user_id: bob }).where('deal_id', '=', id).execute();
       assert.deepEqual((await get(a.key, 'activity')).by_kind, { note: 0, email: 0, call: 1, meeting: 0 });
-      assert.deepEqual(await team(), [[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0]]);
+      assert.deepEqual(await team(), [
+        [0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 1, 0, 0],
+      ]);
 
       const t = await ticket(h, a.accountId, { org: o, owner: alice, created: '2026-11-04T00:00:00', status: 'open' });
       await log(h, a.accountId, t, o, bob, '2026-11-05T00:00:00');
-      await h.db.updateTable('tickets').set({ status: 'closed', closed_at: at('2026-11-06T00:00:00') }).where('id', '=', t).execute();
-      assert.deepEqual(await team(), [[0, 0, 0, 0, 1, 0], [0, 0, 0, 1, 0, 1]]);
+      await h.db
+        .updateTable('tickets')
+        .set({ status: 'closed', closed_at: at('2026-11-06T00:00:00') })
+        .where('id', '=', t)
+        .execute();
+      assert.deepEqual(await team(), [
+        [0, 0, 0, 0, 1, 0],
+        [0, 0, 0, 1, 0, 1],
+      ]);
       const support = await get(a.key, 'support');
       assert.deepEqual([support.created, support.closed, support.support_updates, support.currently_open], [1, 1, 1, 0]);
       await h.db.updateTable('tickets').set({ status: 'open', closed_at: null }).where('id', '=', t).execute();
       await h.db.updateTable('support_logs').set({ author_user_id: null }).where('ticket_id', '=', t).execute();
       // The log now has no author: it moves to the last row, the one without a user.
-      assert.deepEqual(await team(), [[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 1]]);
+      assert.deepEqual(await team(), [
+        [0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 1, 0, 0],
+        [0, 0, 0, 0, 0, 1],
+      ]);
       assert.equal((await get(a.key, 'support')).support_updates, 1);
 
       // Deleting the deal cascades to its activities and history; the ticket's logs go with the ticket.
       await h.db.deleteFrom('deals').where('id', '=', id).execute();
       await h.db.deleteFrom('tickets').where('id', '=', t).execute();
       for (const range of ['this_month', 'last_month']) {
-        const numbers = JSON.stringify(await get(a.key, 'trends', { range, compare: 1 }), (k, v) => (['period', 'weeks', 'week'].includes(k) ? undefined : v)).match(/":[1-9]/g);
+        const numbers = JSON.stringify(await get(a.key, 'trends', { range, compare: 1 }), (k, v) =>
+          ['period', 'weeks', 'week'].includes(k) ? undefined : v,
+        ).match(/":[1-9]/g);
         assert.equal(numbers, null, range);
       }
-      const rollup = await h.db.selectFrom('analytics_daily').select((e) => e.fn.sum<number>('n').as('n')).where('account_id', '=', a.accountId).executeTakeFirstOrThrow();
+      const rollup = await h.db
+        .selectFrom('analytics_daily')
+        .select((e) => e.fn.sum<number>('n').as('n'))
+        .where('account_id', '=', a.accountId)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(rollup.n ?? 0), 0);
     });
 
@@ -101,12 +175,22 @@ for (const engine of engines()) {
       const bob = await user(h, a.accountId, 'Bob');
       const o = await org(h, a.accountId, 'Acme');
       // id: new, qualified; the other: new, lost.
-      const id = await deal(h, a.accountId, { org: o, owner: alice, created: '2026-11-02T00:00:00', status: 'qualified', moves: [['qualified', '2026-11-03T00:00:00']] });
+      const id = await deal(h, a.accountId, {
+        org: o,
+        owner: alice,
+        created: '2026-11-02T00:00:00',
+        status: 'qualified',
+        moves: [['qualified', '2026-11-03T00:00:00']],
+      });
       await deal(h, a.accountId, { org: o, owner: bob, created: '2026-11-04T00:00:00', status: 'lost', moves: [['lost', '2026-11-05T00:00:00']] });
       const funnel = async (query: Record<string, string | number> = {}) => Object.values((await get(a.key, 'sales', query)).funnel);
       assert.deepEqual(await funnel(), [2, 1, 0, 0, 0]);
       const add = (to: 'proposal' | 'won' | 'negotiation', when: string) =>
-        h.db.insertInto('deal_status_history').values({ account_id: a.accountId, deal_id: id, from_status: null, to_status: to, changed_by_user_id: null, changed_at: at(when) }).returning('id').executeTakeFirstOrThrow();
+        h.db
+          .insertInto('deal_status_history')
+          .values({ account_id: a.accountId, deal_id: id, from_status: null, to_status: to, changed_by_user_id: null, changed_at: at(when) })
+          .returning('id')
+          .executeTakeFirstOrThrow();
       const won = await add('won', '2026-11-06T00:00:00');
       assert.deepEqual(await funnel(), [2, 1, 0, 0, 1], 'won alone: the stages between are not implied');
       const proposal = await add('proposal', '2026-11-07T00:00:00');
@@ -127,12 +211,21 @@ for (const engine of engines()) {
       await h.db.updateTable('deals').set({ owner_user_id: bob }).where('id', '=', id).execute();
       assert.deepEqual(await funnel({ owner_user_id: alice }), [0, 0, 0, 0, 0]);
       assert.deepEqual(await funnel({ owner_user_id: bob }), [2, 1, 0, 1, 0]);
-      await h.db.updateTable('deals').set({ created_at: at('2026-10-02T00:00:00') }).where('id', '=', id).execute();
+      await h.db
+        .updateTable('deals')
+        .set({ created_at: at('2026-10-02T00:00:00') })
+        .where('id', '=', id)
+        .execute();
       assert.deepEqual(await funnel(), [1, 0, 0, 0, 0]);
       assert.deepEqual(await funnel({ range: 'last_month' }), [1, 1, 0, 1, 0]);
       await h.db.deleteFrom('deals').where('id', '=', id).execute();
       assert.deepEqual(await funnel({ range: 'last_month' }), [0, 0, 0, 0, 0]);
-      const left = await h.db.selectFrom('analytics_daily').select((e) => e.fn.sum<number>('n').as('n')).where('account_id', '=', a.accountId).where('fact', '=', 'funnel_stage').executeTakeFirstOrThrow();
+      const left = await h.db
+        .selectFrom('analytics_daily')
+        .select((e) => e.fn.sum<number>('n').as('n'))
+        .where('account_id', '=', a.accountId)
+        .where('fact', '=', 'funnel_stage')
+        .executeTakeFirstOrThrow();
       assert.equal(Number(left.n), 1, 'only the lost deal is left in the funnel rollup, at new');
     });
 
@@ -144,7 +237,11 @@ for (const engine of engines()) {
       const d = (initial: 'new' | 'qualified' | 'won' | 'lost', moves: ['new' | 'won' | 'lost', string][] = [], orgId = o) =>
         deal(h, a.accountId, { org: orgId, owner: alice, created: '2026-11-02T10:00:00', initial, status: moves.at(-1)?.[0] ?? initial, moves });
       await d('qualified', [['won', '2026-11-05T00:00:00']]); // A: qualified, won
-      await d('new', [['lost', '2026-11-03T00:00:00'], ['new', '2026-11-04T00:00:00'], ['lost', '2026-11-05T00:00:00']]); // B: new (twice), lost
+      await d('new', [
+        ['lost', '2026-11-03T00:00:00'],
+        ['new', '2026-11-04T00:00:00'],
+        ['lost', '2026-11-05T00:00:00'],
+      ]); // B: new (twice), lost
       await d('new'); // C
       await d('new'); // D
       await d('new', [], other); // E
@@ -168,7 +265,12 @@ for (const engine of engines()) {
       assert.deepEqual(await funnel({}), { ...expected, new: 3 });
       await h.db.deleteFrom('orgs').where('id', '=', o).execute();
       assert.deepEqual(await funnel({}), { new: 0, qualified: 0, proposal: 0, negotiation: 0, won: 0 });
-      const left = await h.db.selectFrom('analytics_daily').select((e) => e.fn.sum<number>('n').as('n')).where('account_id', '=', a.accountId).where('fact', '=', 'funnel_stage').executeTakeFirstOrThrow();
+      const left = await h.db
+        .selectFrom('analytics_daily')
+        .select((e) => e.fn.sum<number>('n').as('n'))
+        .where('account_id', '=', a.accountId)
+        .where('fact', '=', 'funnel_stage')
+        .executeTakeFirstOrThrow();
       assert.equal(Number(left.n ?? 0), 0);
     });
 
@@ -176,10 +278,17 @@ for (const engine of engines()) {
       const dayMs = 86_400_000;
       const year = at('2026-01-01T00:00:00');
       // Instants from mid-2025 to early 2027, never the very last millisecond of 2026 (the one the two periods differ on).
-      const instant = fc.integer({ min: year - 200 * dayMs, max: year + 400 * dayMs }).filter((t) => t !== at('2026-12-31T23:59:59.999') && t !== at('2026-06-10T23:59:59.999'));
+      const instant = fc
+        .integer({ min: year - 200 * dayMs, max: year + 400 * dayMs })
+        .filter((t) => t !== at('2026-12-31T23:59:59.999') && t !== at('2026-06-10T23:59:59.999'));
       const record = fc.record({
-        created: instant, closedAfter: fc.option(fc.integer({ min: 0, max: 90 * dayMs })), status: fc.constantFrom('new', 'proposal', 'won', 'lost', 'open', 'pending', 'closed'),
-        owner: fc.integer({ min: 0, max: 2 }), closer: fc.integer({ min: 0, max: 2 }), kind: fc.constantFrom('note', 'email', 'call', 'meeting' as const), org: fc.integer({ min: 0, max: 1 }),
+        created: instant,
+        closedAfter: fc.option(fc.integer({ min: 0, max: 90 * dayMs })),
+        status: fc.constantFrom('new', 'proposal', 'won', 'lost', 'open', 'pending', 'closed'),
+        owner: fc.integer({ min: 0, max: 2 }),
+        closer: fc.integer({ min: 0, max: 2 }),
+        kind: fc.constantFrom('note', 'email', 'call', 'meeting' as const),
+        org: fc.integer({ min: 0, max: 1 }),
       });
       await fc.assert(
         fc.asyncProperty(fc.array(record, { minLength: 1, maxLength: 12 }), async (records) => {
@@ -193,12 +302,24 @@ for (const engine of engines()) {
             if (isDeal) {
               const final = r.status as 'new' | 'proposal' | 'won' | 'lost';
               const closedDeal = final === 'won' || final === 'lost';
-              const id = await deal(h, a.accountId, { org: orgs[r.org], owner: users[r.owner], created: iso(r.created), status: final,
-                closed: closedDeal ? (closed ?? iso(r.created)) : undefined, closedBy: closedDeal ? users[r.closer] : null, moves: final === 'new' ? [] : [...(r.org ? [['qualified', iso(r.created)]] : []), [final, closed ?? iso(r.created)]] as never });
+              const id = await deal(h, a.accountId, {
+                org: orgs[r.org],
+                owner: users[r.owner],
+                created: iso(r.created),
+                status: final,
+                closed: closedDeal ? (closed ?? iso(r.created)) : undefined,
+                closedBy: closedDeal ? users[r.closer] : null,
+                moves: final === 'new' ? [] : ([...(r.org ? [['qualified', iso(r.created)]] : []), [final, closed ?? iso(r.created)]] as never),
+              });
               await activity(h, a.accountId, id, orgs[r.org], r.kind, users[r.closer], iso(r.created + (r.closedAfter ?? 0)));
             } else {
-              const t = await ticket(h, a.accountId, { org: orgs[r.org], owner: users[r.owner], created: iso(r.created), status: r.status as 'open' | 'pending' | 'closed',
-                closed: r.status === 'closed' ? (closed ?? iso(r.created)) : undefined });
+              const t = await ticket(h, a.accountId, {
+                org: orgs[r.org],
+                owner: users[r.owner],
+                created: iso(r.created),
+                status: r.status as 'open' | 'pending' | 'closed',
+                closed: r.status === 'closed' ? (closed ?? iso(r.created)) : undefined,
+              });
               await log(h, a.accountId, t, orgs[r.org], users[r.closer], iso(r.created + (r.closedAfter ?? 0)));
             }
           }

@@ -40,10 +40,23 @@ for (const engine of engines()) {
     };
 
     test('sales, this_month with compare', async () => {
-      const rep = (user_id: number | null, display_name: string | null, created: number, won: number, lost: number, win_rate: number | null) => ({ user_id, display_name, created, won, lost, win_rate });
+      const rep = (user_id: number | null, display_name: string | null, created: number, won: number, lost: number, win_rate: number | null) => ({
+        user_id,
+        display_name,
+        created,
+        won,
+        lost,
+        win_rate,
+      });
       assert.deepEqual(await get('sales', { compare: 1 }), {
-        range: 'this_month', period: NOV, by: 'owner', owner_user_id: null,
-        created: 4, won: 2, lost: 1, win_rate: 66.7,
+        range: 'this_month',
+        period: NOV,
+        by: 'owner',
+        owner_user_id: null,
+        created: 4,
+        won: 2,
+        lost: 1,
+        win_rate: 66.7,
         by_rep: [rep(f.alice, 'Alice', 3, 1, 1, 50), rep(f.bob, 'Bob', 1, 1, 0, 100)],
         // From each deal's history (creation row included), once per deal and stage: d1 new, qualified, proposal, won;
         // d2 new, qualified (then lost); d3 new, qualified, proposal; d7 created at qualified, then negotiation.
@@ -51,7 +64,10 @@ for (const engine of engines()) {
         lost_reasons: [{ code: 'price', label: 'Too expensive', count: 1 }],
         open_pipeline: {
           count: 3,
-          values: [{ currency: 'EUR', value: '200.50' }, { currency: 'USD', value: '50.00' }],
+          values: [
+            { currency: 'EUR', value: '200.50' },
+            { currency: 'USD', value: '50.00' },
+          ],
           by_status: [
             { status: 'new', count: 1, values: [] },
             { status: 'qualified', count: 0, values: [] },
@@ -62,14 +78,20 @@ for (const engine of engines()) {
           deals_without_activity_14d: 1,
         },
         previous: {
-          period: OCT, created: 2, won: 0, lost: 1, win_rate: 0,
+          period: OCT,
+          created: 2,
+          won: 0,
+          lost: 1,
+          win_rate: 0,
           by_rep: [rep(f.bob, 'Bob', 1, 0, 0, null), rep(null, null, 1, 0, 0, null), rep(f.alice, 'Alice', 0, 0, 1, 0)],
           // d4 new; d5 new, negotiation, won (it skipped qualified and proposal).
           funnel: { new: 2, qualified: 0, proposal: 0, negotiation: 1, won: 1 },
           lost_reasons: [{ code: null, label: null, count: 1 }],
         },
         change: {
-          created: chg(2, 100), won: chg(2, null), lost: zero,
+          created: chg(2, 100),
+          won: chg(2, null),
+          lost: zero,
           // 2 of 3 closed won (66.7) against 0 of 1 (0.0): a zero baseline, in percentage points.
           win_rate: chg(66.7, null),
           funnel: { new: chg(1, 50), qualified: chg(4, null), proposal: chg(2, null), negotiation: zero, won: zero },
@@ -91,12 +113,16 @@ for (const engine of engines()) {
       // Alice's deals created in November: d1 (new, qualified, proposal, won), d2 (new, qualified), d7 (qualified, negotiation).
       assert.deepEqual(alice.funnel, { new: 2, qualified: 3, proposal: 1, negotiation: 1, won: 1 });
       assert.deepEqual(alice.open_pipeline, {
-        count: 1, values: [{ currency: 'USD', value: '50.00' }],
+        count: 1,
+        values: [{ currency: 'USD', value: '50.00' }],
         by_status: [
-          { status: 'new', count: 0, values: [] }, { status: 'qualified', count: 0, values: [] },
-          { status: 'proposal', count: 0, values: [] }, { status: 'negotiation', count: 1, values: [{ currency: 'USD', value: '50.00' }] },
+          { status: 'new', count: 0, values: [] },
+          { status: 'qualified', count: 0, values: [] },
+          { status: 'proposal', count: 0, values: [] },
+          { status: 'negotiation', count: 1, values: [{ currency: 'USD', value: '50.00' }] },
         ],
-        overdue_followups: 0, deals_without_activity_14d: 0,
+        overdue_followups: 0,
+        deals_without_activity_14d: 0,
       });
     });
 
@@ -106,7 +132,9 @@ for (const engine of engines()) {
       assert.deepEqual(today.previous.period, period('2026-11-20', '2026-11-21'));
       assert.deepEqual([today.created, today.won, today.lost, today.win_rate], [1, 0, 0, null]);
       assert.deepEqual(today.change, {
-        created: chg(1, null), won: zero, lost: zero,
+        created: chg(1, null),
+        won: zero,
+        lost: zero,
         // Neither day closed a deal: no rate on either side, nothing to compare.
         win_rate: null,
         // d7 was created at qualified and moved to negotiation: it never was new.
@@ -117,8 +145,13 @@ for (const engine of engines()) {
     test('support, this_month with compare', async () => {
       const row = (created: number, closed: number, support_updates: number, currently_open: number) => ({ created, closed, support_updates, currently_open });
       assert.deepEqual(await get('support', { compare: 'previous' }), {
-        range: 'this_month', period: NOV,
-        created: 3, closed: 1, support_updates: 4, currently_open: 4, aged_open: 2,
+        range: 'this_month',
+        period: NOV,
+        created: 3,
+        closed: 1,
+        support_updates: 4,
+        currently_open: 4,
+        aged_open: 2,
         by_employee: [
           { user_id: f.alice, display_name: 'Alice', ...row(1, 1, 2, 1) },
           { user_id: f.bob, display_name: 'Bob', ...row(1, 0, 1, 2) },
@@ -130,7 +163,10 @@ for (const engine of engines()) {
           { org_id: f.initech, name: 'Initech', ...row(1, 0, 0, 1) },
         ],
         previous: {
-          period: OCT, created: 2, closed: 1, support_updates: 2,
+          period: OCT,
+          created: 2,
+          closed: 1,
+          support_updates: 2,
           by_employee: [
             { user_id: f.alice, display_name: 'Alice', ...row(1, 0, 1, 1) },
             { user_id: f.bob, display_name: 'Bob', ...row(1, 1, 1, 2) },
@@ -147,8 +183,14 @@ for (const engine of engines()) {
     });
 
     test('team, this_month with compare', async () => {
-      const facts = (deals_created: number, deals_won: number, deals_lost: number, activities: number, tickets_closed: number, support_logs: number) =>
-        ({ deals_created, deals_won, deals_lost, activities, tickets_closed, support_logs });
+      const facts = (deals_created: number, deals_won: number, deals_lost: number, activities: number, tickets_closed: number, support_logs: number) => ({
+        deals_created,
+        deals_won,
+        deals_lost,
+        activities,
+        tickets_closed,
+        support_logs,
+      });
       const users = (o: object, al: object, bo: object, none: object) => [
         { user_id: f.owner, display_name: '<owner>', is_active: true, ...o },
         { user_id: f.alice, display_name: 'Alice', is_active: true, ...al },
@@ -160,7 +202,8 @@ for (const engine of engines()) {
       body.users[0].display_name = body.users[0].display_name.replace(ownerName, '<owner>');
       body.previous.users[0].display_name = body.previous.users[0].display_name.replace(ownerName, '<owner>');
       assert.deepEqual(body, {
-        range: 'this_month', period: NOV,
+        range: 'this_month',
+        period: NOV,
         users: users(facts(0, 0, 0, 0, 0, 0), facts(3, 1, 1, 2, 1, 2), facts(1, 1, 0, 1, 0, 1), facts(0, 0, 0, 1, 0, 1)),
         totals: facts(4, 2, 1, 4, 1, 4),
         previous: {
@@ -168,7 +211,16 @@ for (const engine of engines()) {
           users: users(facts(0, 0, 0, 0, 0, 0), facts(0, 0, 1, 1, 0, 1), facts(1, 0, 0, 1, 1, 1), facts(1, 0, 0, 0, 0, 0)),
           totals: facts(2, 0, 1, 2, 1, 2),
         },
-        change: { totals: { deals_created: chg(2, 100), deals_won: chg(2, null), deals_lost: zero, activities: chg(2, 100), tickets_closed: zero, support_logs: chg(2, 100) } },
+        change: {
+          totals: {
+            deals_created: chg(2, 100),
+            deals_won: chg(2, null),
+            deals_lost: zero,
+            activities: chg(2, 100),
+            tickets_closed: zero,
+            support_logs: chg(2, 100),
+          },
+        },
       });
     });
 
@@ -178,42 +230,65 @@ for (const engine of engines()) {
       const globex = (v: number) => r(f.globex, 'Globex', v);
       const initech = (v: number) => r(f.initech, 'Initech', v);
       const totals = (a: number, b: number, c: number, d: number, e: number) => ({
-        customers_with_deals_created: a, customers_with_deals_won: b, customers_with_activities: c, customers_with_tickets_created: d, customers_with_support_updates: e,
+        customers_with_deals_created: a,
+        customers_with_deals_won: b,
+        customers_with_activities: c,
+        customers_with_tickets_created: d,
+        customers_with_support_updates: e,
       });
       assert.deepEqual(await get('customers', { compare: 1 }), {
-        range: 'this_month', period: NOV,
+        range: 'this_month',
+        period: NOV,
         rankings: {
-          deals_created: [acme(3), globex(1)], deals_won: [acme(1), initech(1)], activities: [acme(3), globex(1)],
-          tickets_created: [acme(1), globex(1), initech(1)], support_updates: [acme(3), globex(1)],
+          deals_created: [acme(3), globex(1)],
+          deals_won: [acme(1), initech(1)],
+          activities: [acme(3), globex(1)],
+          tickets_created: [acme(1), globex(1), initech(1)],
+          support_updates: [acme(3), globex(1)],
         },
         totals: totals(2, 2, 2, 3, 2),
         now_rankings: { open_deals: [globex(2), acme(1)], open_tickets: [acme(2), globex(1), initech(1)] },
         customers_with_open_support_and_open_deals: {
           count: 2,
-          orgs: [{ org_id: f.acme, name: 'Acme', open_tickets: 2, open_deals: 1 }, { org_id: f.globex, name: 'Globex', open_tickets: 1, open_deals: 2 }],
+          orgs: [
+            { org_id: f.acme, name: 'Acme', open_tickets: 2, open_deals: 1 },
+            { org_id: f.globex, name: 'Globex', open_tickets: 1, open_deals: 2 },
+          ],
         },
         previous: {
           period: OCT,
           rankings: {
-            deals_created: [globex(1), initech(1)], deals_won: [], activities: [acme(1), initech(1)],
-            tickets_created: [acme(1), globex(1)], support_updates: [acme(1), globex(1)],
+            deals_created: [globex(1), initech(1)],
+            deals_won: [],
+            activities: [acme(1), initech(1)],
+            tickets_created: [acme(1), globex(1)],
+            support_updates: [acme(1), globex(1)],
           },
           totals: totals(2, 0, 2, 2, 2),
         },
-        change: { totals: {
-          customers_with_deals_created: zero, customers_with_deals_won: chg(2, null), customers_with_activities: zero,
-          customers_with_tickets_created: chg(1, 50), customers_with_support_updates: zero,
-        } },
+        change: {
+          totals: {
+            customers_with_deals_created: zero,
+            customers_with_deals_won: chg(2, null),
+            customers_with_activities: zero,
+            customers_with_tickets_created: chg(1, 50),
+            customers_with_support_updates: zero,
+          },
+        },
       });
     });
 
     test('activity, this_month with compare', async () => {
       assert.deepEqual(await get('activity', { compare: 1 }), {
-        range: 'this_month', period: NOV,
-        total: 8, by_source: { timeline: 4, support_log: 4 }, by_kind: { note: 1, email: 1, call: 1, meeting: 1 },
+        range: 'this_month',
+        period: NOV,
+        total: 8,
+        by_source: { timeline: 4, support_log: 4 },
+        by_kind: { note: 1, email: 1, call: 1, meeting: 1 },
         previous: { period: OCT, total: 4, by_source: { timeline: 2, support_log: 2 }, by_kind: { note: 1, email: 0, call: 1, meeting: 0 } },
         change: {
-          total: chg(4, 100), by_source: { timeline: chg(2, 100), support_log: chg(2, 100) },
+          total: chg(4, 100),
+          by_source: { timeline: chg(2, 100), support_log: chg(2, 100) },
           by_kind: { note: zero, email: chg(1, null), call: zero, meeting: chg(1, null) },
         },
       });
@@ -226,7 +301,8 @@ for (const engine of engines()) {
       };
       const body = await get('trends');
       assert.deepEqual(body, {
-        range: 'this_month', period: NOV,
+        range: 'this_month',
+        period: NOV,
         weeks: [
           w('2026-W44', '2026-10-26', 0, 1, 0, 0, 0, 0, 0),
           w('2026-W45', '2026-11-02', 2, 0, 0, 2, 1, 1, 3),
@@ -243,25 +319,109 @@ for (const engine of engines()) {
       // preset → period, sales [created, won, lost], support [created, closed, updates],
       // activity [timeline, support_log], team totals, trends [weeks, first, last, …totals], customers totals
       const table: [string, [string, string], number[], number[], number[], number[], [number, string, string, ...number[]], number[]][] = [
-        ['today', ['2026-11-21', '2026-11-22'], [1, 0, 0], [0, 0, 0], [1, 0], [1, 0, 0, 1, 0, 0], [1, '2026-W47', '2026-W47', 1, 0, 0, 1, 0, 0, 0], [1, 0, 1, 0, 0]],
-        ['this_week', ['2026-11-16', '2026-11-23'], [2, 0, 0], [0, 0, 0], [2, 0], [2, 0, 0, 2, 0, 0], [1, '2026-W47', '2026-W47', 2, 0, 0, 2, 0, 0, 0], [2, 0, 2, 0, 0]],
-        ['last_week', ['2026-11-09', '2026-11-16'], [0, 1, 1], [2, 0, 1], [0, 1], [0, 1, 1, 0, 0, 1], [1, '2026-W46', '2026-W46', 0, 1, 1, 0, 2, 0, 1], [0, 1, 0, 2, 1]],
-        ['this_month', ['2026-11-01', '2026-12-01'], [4, 2, 1], [3, 1, 4], [4, 4], [4, 2, 1, 4, 1, 4], [6, '2026-W44', '2026-W49', 4, 2, 1, 4, 3, 1, 4], [2, 2, 2, 3, 2]],
-        ['last_month', ['2026-10-01', '2026-11-01'], [2, 0, 1], [2, 1, 2], [2, 2], [2, 0, 1, 2, 1, 2], [5, '2026-W40', '2026-W44', 2, 0, 1, 2, 2, 1, 2], [2, 0, 2, 2, 2]],
-        ['this_quarter', ['2026-10-01', '2027-01-01'], [6, 2, 2], [5, 2, 6], [6, 6], [6, 2, 2, 6, 2, 6], [14, '2026-W40', '2026-W53', 6, 2, 2, 6, 5, 2, 6], [3, 2, 3, 3, 2]],
-        ['this_year', ['2026-01-01', '2027-01-01'], [7, 3, 2], [6, 2, 6], [6, 6], [7, 3, 2, 6, 2, 6], [53, '2026-W01', '2026-W53', 7, 3, 2, 6, 6, 2, 6], [3, 2, 3, 3, 2]],
-        ['last_year', ['2025-01-01', '2026-01-01'], [1, 0, 0], [0, 0, 0], [0, 0], [1, 0, 0, 0, 0, 0], [53, '2025-W01', '2026-W01', 1, 0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0]],
+        [
+          'today',
+          ['2026-11-21', '2026-11-22'],
+          [1, 0, 0],
+          [0, 0, 0],
+          [1, 0],
+          [1, 0, 0, 1, 0, 0],
+          [1, '2026-W47', '2026-W47', 1, 0, 0, 1, 0, 0, 0],
+          [1, 0, 1, 0, 0],
+        ],
+        [
+          'this_week',
+          ['2026-11-16', '2026-11-23'],
+          [2, 0, 0],
+          [0, 0, 0],
+          [2, 0],
+          [2, 0, 0, 2, 0, 0],
+          [1, '2026-W47', '2026-W47', 2, 0, 0, 2, 0, 0, 0],
+          [2, 0, 2, 0, 0],
+        ],
+        [
+          'last_week',
+          ['2026-11-09', '2026-11-16'],
+          [0, 1, 1],
+          [2, 0, 1],
+          [0, 1],
+          [0, 1, 1, 0, 0, 1],
+          [1, '2026-W46', '2026-W46', 0, 1, 1, 0, 2, 0, 1],
+          [0, 1, 0, 2, 1],
+        ],
+        [
+          'this_month',
+          ['2026-11-01', '2026-12-01'],
+          [4, 2, 1],
+          [3, 1, 4],
+          [4, 4],
+          [4, 2, 1, 4, 1, 4],
+          [6, '2026-W44', '2026-W49', 4, 2, 1, 4, 3, 1, 4],
+          [2, 2, 2, 3, 2],
+        ],
+        [
+          'last_month',
+          ['2026-10-01', '2026-11-01'],
+          [2, 0, 1],
+          [2, 1, 2],
+          [2, 2],
+          [2, 0, 1, 2, 1, 2],
+          [5, '2026-W40', '2026-W44', 2, 0, 1, 2, 2, 1, 2],
+          [2, 0, 2, 2, 2],
+        ],
+        [
+          'this_quarter',
+          ['2026-10-01', '2027-01-01'],
+          [6, 2, 2],
+          [5, 2, 6],
+          [6, 6],
+          [6, 2, 2, 6, 2, 6],
+          [14, '2026-W40', '2026-W53', 6, 2, 2, 6, 5, 2, 6],
+          [3, 2, 3, 3, 2],
+        ],
+        [
+          'this_year',
+          ['2026-01-01', '2027-01-01'],
+          [7, 3, 2],
+          [6, 2, 6],
+          [6, 6],
+          [7, 3, 2, 6, 2, 6],
+          [53, '2026-W01', '2026-W53', 7, 3, 2, 6, 6, 2, 6],
+          [3, 2, 3, 3, 2],
+        ],
+        [
+          'last_year',
+          ['2025-01-01', '2026-01-01'],
+          [1, 0, 0],
+          [0, 0, 0],
+          [0, 0],
+          [1, 0, 0, 0, 0, 0],
+          [53, '2025-W01', '2026-W01', 1, 0, 0, 0, 0, 0, 0],
+          [1, 0, 0, 0, 0],
+        ],
       ];
       // Funnel [new, qualified, proposal, negotiation, won] of the deals created in the period, from the history
       // listed in the fixture (d4 new; d5 new, negotiation, won; d6 new, lost; d8 new, won).
       const funnels: Record<string, number[]> = {
-        today: [0, 1, 0, 1, 0], this_week: [1, 2, 1, 1, 0], last_week: [0, 0, 0, 0, 0], this_month: [3, 4, 2, 1, 1],
-        last_month: [2, 0, 0, 1, 1], this_quarter: [5, 4, 2, 2, 2], this_year: [6, 4, 2, 2, 2], last_year: [1, 0, 0, 0, 1],
+        today: [0, 1, 0, 1, 0],
+        this_week: [1, 2, 1, 1, 0],
+        last_week: [0, 0, 0, 0, 0],
+        this_month: [3, 4, 2, 1, 1],
+        last_month: [2, 0, 0, 1, 1],
+        this_quarter: [5, 4, 2, 2, 2],
+        this_year: [6, 4, 2, 2, 2],
+        last_year: [1, 0, 0, 0, 1],
       };
       // Rows without a user per period [deals_created, activities, support_logs]: d4 (Oct 15), a4 (Nov 21), l2 (Nov 6).
       const unattributed: Record<string, number[] | null> = {
-        today: [0, 1, 0], this_week: [0, 1, 0], last_week: null, this_month: [0, 1, 1],
-        last_month: [1, 0, 0], this_quarter: [1, 1, 1], this_year: [1, 1, 1], last_year: null,
+        today: [0, 1, 0],
+        this_week: [0, 1, 0],
+        last_week: null,
+        this_month: [0, 1, 1],
+        last_month: [1, 0, 0],
+        this_quarter: [1, 1, 1],
+        this_year: [1, 1, 1],
+        last_year: null,
       };
       for (const [range, [from, to], sales, support, activity, team, trends, customers] of table) {
         const p = period(from, to);
@@ -271,18 +431,31 @@ for (const engine of engines()) {
         const su = await get('support', { range });
         assert.deepEqual([su.period, su.created, su.closed, su.support_updates, su.currently_open, su.aged_open], [p, ...support, 4, 2], `support ${range}`);
         const ac = await get('activity', { range });
-        assert.deepEqual([ac.period, ac.by_source.timeline, ac.by_source.support_log, ac.total], [p, ...activity, activity[0] + activity[1]], `activity ${range}`);
+        assert.deepEqual(
+          [ac.period, ac.by_source.timeline, ac.by_source.support_log, ac.total],
+          [p, ...activity, activity[0] + activity[1]],
+          `activity ${range}`,
+        );
         const tm = await get('team', { range });
         assert.deepEqual([tm.period, ...Object.values(tm.totals)], [p, ...team], `team ${range}`);
         const none = tm.users.find((u: any) => u.user_id === null);
         const u = unattributed[range];
-        assert.deepEqual(none ? [tm.users.at(-1) === none, none.deals_created, none.activities, none.support_logs, none.deals_won + none.deals_lost + none.tickets_closed] : null,
-          u && [true, ...u, 0], `team ${range}: the row without a user, last`);
+        assert.deepEqual(
+          none
+            ? [tm.users.at(-1) === none, none.deals_created, none.activities, none.support_logs, none.deals_won + none.deals_lost + none.tickets_closed]
+            : null,
+          u && [true, ...u, 0],
+          `team ${range}: the row without a user, last`,
+        );
         const summed = Object.fromEntries(Object.keys(tm.totals).map((k) => [k, tm.users.reduce((sum: number, r: any) => sum + r[k], 0)]));
         assert.deepEqual(summed, tm.totals, `team ${range}: the rows sum to totals`);
         const tr = await get('trends', { range });
         const [weeks, first, last, ...totals] = trends;
-        assert.deepEqual([tr.period, tr.weeks.length, tr.weeks[0].week, tr.weeks.at(-1).week, ...Object.values(tr.totals)], [p, weeks, first, last, ...totals], `trends ${range}`);
+        assert.deepEqual(
+          [tr.period, tr.weeks.length, tr.weeks[0].week, tr.weeks.at(-1).week, ...Object.values(tr.totals)],
+          [p, weeks, first, last, ...totals],
+          `trends ${range}`,
+        );
         const cu = await get('customers', { range });
         assert.deepEqual([cu.period, ...Object.values(cu.totals)], [p, ...customers], `customers ${range}`);
       }

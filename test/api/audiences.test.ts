@@ -22,7 +22,18 @@ async function insertContact(h: Harness, accountId: number): Promise<number> {
   const org = await insertOrg(h, accountId);
   const r = await h.db
     .insertInto('contacts')
-    .values({ account_id: accountId, org_id: org, name: 'C', name_lc: 'c', email: null, email_lc: null, phone: null, title: null, created_at: T0, updated_at: T0 })
+    .values({
+      account_id: accountId,
+      org_id: org,
+      name: 'C',
+      name_lc: 'c',
+      email: null,
+      email_lc: null,
+      phone: null,
+      title: null,
+      created_at: T0,
+      updated_at: T0,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(r.id);
@@ -70,7 +81,10 @@ for (const engine of engines()) {
       });
       const p2 = (await call(h, 'GET', '/api/v1/marketing-audiences', { key: a.key, query: { page: 2, per_page: 2 } })).json();
       assert.deepEqual(p2, { data: [x], pagination: { page: 2, per_page: 2, total: 3, pages: 2, has_next: false, has_prev: true } });
-      for (const [query, field] of [[{ page: 0 }, 'page'], [{ per_page: 500 }, 'per_page']] as const) {
+      for (const [query, field] of [
+        [{ page: 0 }, 'page'],
+        [{ per_page: 500 }, 'per_page'],
+      ] as const) {
         assert.ok(assertError(await call(h, 'GET', '/api/v1/marketing-audiences', { key: a.key, query }), 422, 'validation_error').fields[field]);
       }
       await assertCommonAuth(h, a, { method: 'GET', url: '/api/v1/marketing-audiences', scope: 'contacts:read' });
@@ -110,7 +124,8 @@ for (const engine of engines()) {
         fc.constant({ body: {} as Record<string, unknown>, field: 'name' }),
         fc.constantFrom(null, 1, true, '', 'x'.repeat(100 * 1024), deep, ['a'], { n: 'a' }).map((name) => ({ body: { name }, field: 'name' })),
         fc.constantFrom(null, 5, '', 'k'.repeat(300)).map((k) => ({ body: { name: 'ok', idempotency_key: k }, field: 'idempotency_key' })),
-        fc.string({ minLength: 1, maxLength: 6 })
+        fc
+          .string({ minLength: 1, maxLength: 6 })
           .filter((k) => !['name', 'idempotency_key', '__proto__'].includes(k))
           .map((k) => ({ body: { name: 'ok', [k]: 1 }, field: k })),
       );
@@ -141,7 +156,11 @@ for (const engine of engines()) {
 
     test('PUT replaces the set, GET reads it, DELETE removes some or all', async () => {
       const contact = await insertContact(h, a.accountId);
-      const [n1, n2, n3] = [await insertAudience(h, a.accountId, 'One'), await insertAudience(h, a.accountId, 'Two'), await insertAudience(h, a.accountId, 'Three')];
+      const [n1, n2, n3] = [
+        await insertAudience(h, a.accountId, 'One'),
+        await insertAudience(h, a.accountId, 'Two'),
+        await insertAudience(h, a.accountId, 'Three'),
+      ];
       const empty = await call(h, 'GET', url(contact), { key: a.key });
       assert.deepEqual(empty.json(), { data: [], pagination: { page: 1, per_page: 25, total: 0, pages: 0, has_next: false, has_prev: false } });
 
@@ -201,7 +220,12 @@ for (const engine of engines()) {
       const foreign = await insertContact(h, b.accountId);
       const mine = await insertAudience(h, a.accountId, `mine-${tick}`);
       const before = await tableCounts(h.db);
-      for (const [method, body] of [['GET', undefined], ['PUT', { audience_ids: [mine.id] }], ['DELETE', { audience_ids: [mine.id] }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PUT', { audience_ids: [mine.id] }],
+        ['DELETE', { audience_ids: [mine.id] }],
+        ['DELETE', undefined],
+      ] as const) {
         assertError(await call(h, method, url(foreign), { key: a.key, body }), 404, 'contact_not_found');
         assertError(await call(h, method, url(987654321), { key: a.key, body }), 404, 'contact_not_found');
       }
@@ -236,7 +260,11 @@ for (const engine of engines()) {
       assert.equal((await call(h, 'GET', url(contact), { key: readKey })).statusCode, 200);
       assert.equal((await call(h, 'GET', url(contact), { key: contactsKey })).statusCode, 200);
       for (const key of [readKey, contactsKey]) {
-        for (const [method, body] of [['PUT', { audience_ids: [aud.id] }], ['DELETE', { audience_ids: [aud.id] }], ['DELETE', undefined]] as const) {
+        for (const [method, body] of [
+          ['PUT', { audience_ids: [aud.id] }],
+          ['DELETE', { audience_ids: [aud.id] }],
+          ['DELETE', undefined],
+        ] as const) {
           const err = assertError(await call(h, method, url(contact), { key, body }), 403, 'forbidden');
           assert.deepEqual(err.required_scopes, ['*']);
         }
@@ -254,9 +282,15 @@ for (const engine of engines()) {
       for (let i = 0; i < 4; i++) pool.push(await insertAudience(h, a.accountId, `race-${i}-${tick}`));
       const sets = [[pool[0].id, pool[1].id], [pool[1].id, pool[2].id], [pool[3].id], [pool[0].id, pool[2].id, pool[3].id], []];
       const answers = await Promise.all(sets.map((audience_ids) => call(h, 'PUT', url(contact), { key: a.key, body: { audience_ids } })));
-      assert.deepEqual(answers.map((r) => r.statusCode), sets.map(() => 200));
+      assert.deepEqual(
+        answers.map((r) => r.statusCode),
+        sets.map(() => 200),
+      );
       const final = await membershipIds(h, contact);
-      assert.ok(sets.some((s) => JSON.stringify([...s].sort((x, y) => x - y)) === JSON.stringify(final)), `final set ${final} is one of the requests`);
+      assert.ok(
+        sets.some((s) => JSON.stringify([...s].sort((x, y) => x - y)) === JSON.stringify(final)),
+        `final set ${final} is one of the requests`,
+      );
     });
 
     test('an idempotent PUT replay answers the first result', async () => {
@@ -282,10 +316,13 @@ for (const engine of engines()) {
       );
       const cases = fc.oneof(
         badIds.map(({ value, field }) => ({ body: { audience_ids: value } as Record<string, unknown>, field })),
-        fc.string({ minLength: 1, maxLength: 6 })
+        fc
+          .string({ minLength: 1, maxLength: 6 })
           .filter((k) => !['audience_ids', 'idempotency_key', '__proto__'].includes(k))
           .map((k) => ({ body: { audience_ids: [aud.id], [k]: 1 } as Record<string, unknown>, field: k })),
-        fc.constantFrom<unknown>('', 1, null, 'x'.repeat(100 * 1024)).map((k) => ({ body: { audience_ids: [], idempotency_key: k }, field: 'idempotency_key' })),
+        fc
+          .constantFrom<unknown>('', 1, null, 'x'.repeat(100 * 1024))
+          .map((k) => ({ body: { audience_ids: [], idempotency_key: k }, field: 'idempotency_key' })),
       );
       const before = await tableCounts(h.db);
       await fc.assert(

@@ -72,16 +72,25 @@ for (const engine of engines()) {
       ] as const) {
         const r = await asUser(h, owner, 'POST', '/api/v1/api-keys', { body });
         assert.equal(r.statusCode, 422, JSON.stringify(body));
-        assert.ok(Object.keys(r.json().fields).some((f) => f === field || f.startsWith(field)), `${JSON.stringify(r.json().fields)} names ${field}`);
+        assert.ok(
+          Object.keys(r.json().fields).some((f) => f === field || f.startsWith(field)),
+          `${JSON.stringify(r.json().fields)} names ${field}`,
+        );
       }
       assert.deepEqual(await tableCounts(h.db), counts);
     });
 
     test('members, API keys and other accounts are refused on key routes; nothing written', async () => {
       const mine = (await asUser(h, owner, 'POST', '/api/v1/api-keys', { body: { name: 'm', scopes: ['*'] } })).json();
-      const theirs = (await asUser(h, await signIn(h, (await addUser(h, other.accountId, 'owner')).email), 'POST', '/api/v1/api-keys', { body: { name: 't', scopes: ['*'] } })).json();
+      const theirs = (
+        await asUser(h, await signIn(h, (await addUser(h, other.accountId, 'owner')).email), 'POST', '/api/v1/api-keys', { body: { name: 't', scopes: ['*'] } })
+      ).json();
       const counts = await tableCounts(h.db);
-      for (const [method, url] of [['GET', '/api/v1/api-keys'], ['POST', '/api/v1/api-keys'], ['POST', `/api/v1/api-keys/${mine.id}/revoke`]] as const) {
+      for (const [method, url] of [
+        ['GET', '/api/v1/api-keys'],
+        ['POST', '/api/v1/api-keys'],
+        ['POST', `/api/v1/api-keys/${mine.id}/revoke`],
+      ] as const) {
         const body = method === 'POST' && url.endsWith('keys') ? { name: 'x', scopes: ['*'] } : undefined;
         const asMember = await asUser(h, member, method, url, { body });
         assert.equal(asMember.statusCode, 403, `member ${method} ${url}`);
@@ -98,7 +107,9 @@ for (const engine of engines()) {
     });
 
     test('team: admins add users and change roles; only an owner makes or changes an owner', async () => {
-      const added = await asUser(h, admin, 'POST', '/api/v1/users', { body: { email: 'new.hire@example.com', display_name: 'New Hire', role: 'member', password: 'first-password' } });
+      const added = await asUser(h, admin, 'POST', '/api/v1/users', {
+        body: { email: 'new.hire@example.com', display_name: 'New Hire', role: 'member', password: 'first-password' },
+      });
       assert.equal(added.statusCode, 201);
       const id = added.json().id;
       const ownerByAdmin = await asUser(h, admin, 'POST', '/api/v1/users', { body: { email: 'boss2@example.com', display_name: 'Boss', role: 'owner' } });
@@ -134,7 +145,7 @@ for (const engine of engines()) {
       const viaOtherOwner = await signIn(h, (await addUser(h, a.accountId, 'owner')).email);
       assert.equal((await asUser(h, viaOtherOwner, 'PATCH', `/api/v1/users/${soleOwner.userId}`, { body: { is_active: false } })).statusCode, 200);
       const last = await asUser(h, soleOwner, 'PATCH', `/api/v1/users/${viaOtherOwner.userId}`, { body: { role: 'admin' } });
-      assert.equal(last.statusCode, 401, 'the deactivated owner\'s session ended');
+      assert.equal(last.statusCode, 401, "the deactivated owner's session ended");
       const blocked = await asUser(h, secondAdmin, 'PATCH', `/api/v1/users/${viaOtherOwner.userId}`, { body: { is_active: false } });
       assert.equal(blocked.statusCode, 403);
       const selfLast = await asUser(h, viaOtherOwner, 'PATCH', `/api/v1/users/${viaOtherOwner.userId}`, { body: { role: 'admin' } });
@@ -147,13 +158,24 @@ for (const engine of engines()) {
       assert.equal(lastOwner.statusCode, 403);
     });
 
-    test('deactivation ends the user\'s sessions at once; reactivation lets them sign in again', async () => {
+    test("deactivation ends the user's sessions at once; reactivation lets them sign in again", async () => {
       const user = await addUser(h, acct.accountId, 'member');
       const login = await signIn(h, user.email);
       assert.equal((await asUser(h, login, 'GET', '/api/v1/deals')).statusCode, 200);
       const off = await asUser(h, admin, 'PATCH', `/api/v1/users/${user.id}`, { body: { is_active: false } });
       assert.equal(off.json().is_active, false);
-      assert.equal(Number((await h.db.selectFrom('console_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow()).n), 0);
+      assert.equal(
+        Number(
+          (
+            await h.db
+              .selectFrom('console_sessions')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('user_id', '=', user.id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+        0,
+      );
       assert.equal((await asUser(h, login, 'GET', '/api/v1/deals')).statusCode, 401);
       assert.equal((await call(h, 'POST', '/api/v1/session', { body: { email: user.email, password: 'correct horse battery staple' } })).statusCode, 401);
       await asUser(h, admin, 'PATCH', `/api/v1/users/${user.id}`, { body: { is_active: true } });

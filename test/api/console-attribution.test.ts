@@ -19,13 +19,19 @@ for (const engine of engines()) {
       const won = await send('POST', '/api/v1/deals', { org_id: org.id, title: 'Won here' });
       const closed = await send('PATCH', `/api/v1/deals/${won.id}`, { status: 'won' });
       const activity = await send('POST', `/api/v1/deals/${won.id}/activities`, { source_app: 'console', activity_kind: 'call', message: 'Called them' });
-      const ticket = await send('POST', '/api/v1/support/tickets', { source_app: 'console', org_id: org.id, title: 'Help', details: 'Please', contact_email: 'c@example.com' });
+      const ticket = await send('POST', '/api/v1/support/tickets', {
+        source_app: 'console',
+        org_id: org.id,
+        title: 'Help',
+        details: 'Please',
+        contact_email: 'c@example.com',
+      });
       const log = await send('POST', `/api/v1/support/tickets/${ticket.id}/logs`, { note: 'Answered' });
       const lost = await send('POST', '/api/v1/deals', { org_id: org.id, title: 'Lost at once', status: 'lost' });
       return { closed, activity, ticket, log, lost };
     }
 
-    test('activities carry user_id, support logs author_user_id, closed deals closed_by_user_id; the events match the API\'s', async () => {
+    test("activities carry user_id, support logs author_user_id, closed deals closed_by_user_id; the events match the API's", async () => {
       const acct = await createTestAccount(h);
       const member = await addUser(h, acct.accountId, 'member');
       const login = await signIn(h, member.email);
@@ -54,7 +60,14 @@ for (const engine of engines()) {
       const types = async (accountId: number) => (await outboxOf(h.db, accountId)).map((e) => e.event_type);
       assert.deepEqual(await types(acct.accountId), await types(keyed.accountId));
       assert.deepEqual(await types(acct.accountId), [
-        'deal.created', 'deal.won', 'deal.activity.created', 'support.ticket.opened', 'support.log.created', 'support.log.created', 'deal.created', 'deal.lost',
+        'deal.created',
+        'deal.won',
+        'deal.activity.created',
+        'support.ticket.opened',
+        'support.log.created',
+        'support.log.created',
+        'deal.created',
+        'deal.lost',
       ]);
     });
   });

@@ -30,8 +30,16 @@ async function insertContact(h: Harness, accountId: number, orgId: number, f: Co
   const r = await h.db
     .insertInto('contacts')
     .values({
-      account_id: accountId, org_id: orgId, name, name_lc: name?.toLowerCase() ?? null, email, email_lc: email?.toLowerCase() ?? null,
-      phone: f.phone ?? null, title: f.title ?? null, created_at: at, updated_at: updated,
+      account_id: accountId,
+      org_id: orgId,
+      name,
+      name_lc: name?.toLowerCase() ?? null,
+      email,
+      email_lc: email?.toLowerCase() ?? null,
+      phone: f.phone ?? null,
+      title: f.title ?? null,
+      created_at: at,
+      updated_at: updated,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -51,16 +59,38 @@ for (const engine of engines()) {
     test('lists the account contacts newest first with every field', async () => {
       const a = await createTestAccount(h);
       const org = await insertOrg(h, a.accountId);
-      const c1 = await insertContact(h, a.accountId, org, { name: 'Ada Lovelace', email: 'Ada@Example.com', phone: '+44 1', title: 'CTO' }, T0 + 1000, T0 + 5000);
+      const c1 = await insertContact(
+        h,
+        a.accountId,
+        org,
+        { name: 'Ada Lovelace', email: 'Ada@Example.com', phone: '+44 1', title: 'CTO' },
+        T0 + 1000,
+        T0 + 5000,
+      );
       const c2 = await insertContact(h, a.accountId, org, {}, T0 + 2000);
       const res = await call(h, 'GET', '/api/v1/contacts', { key: a.key });
       assert.equal(res.statusCode, 200);
       const body = res.json();
       assert.deepEqual(body.data, [
-        { id: c2, org_id: org, name: null, email: null, phone: null, title: null, created_at: '2026-03-01T00:00:02.000Z', updated_at: '2026-03-01T00:00:02.000Z' },
         {
-          id: c1, org_id: org, name: 'Ada Lovelace', email: 'Ada@Example.com', phone: '+44 1', title: 'CTO',
-          created_at: '2026-03-01T00:00:01.000Z', updated_at: '2026-03-01T00:00:05.000Z',
+          id: c2,
+          org_id: org,
+          name: null,
+          email: null,
+          phone: null,
+          title: null,
+          created_at: '2026-03-01T00:00:02.000Z',
+          updated_at: '2026-03-01T00:00:02.000Z',
+        },
+        {
+          id: c1,
+          org_id: org,
+          name: 'Ada Lovelace',
+          email: 'Ada@Example.com',
+          phone: '+44 1',
+          title: 'CTO',
+          created_at: '2026-03-01T00:00:01.000Z',
+          updated_at: '2026-03-01T00:00:05.000Z',
         },
       ]);
       assert.deepEqual(body.pagination, { page: 1, per_page: 25, total: 2, pages: 1, has_next: false, has_prev: false });
@@ -146,7 +176,10 @@ for (const engine of engines()) {
       assert.deepEqual(await sorted('updated_at', 'asc'), [q, r, p]);
       assert.deepEqual(await sorted('id', 'asc'), [p, q, r]);
       assert.deepEqual(await sorted('id', 'desc'), [r, q, p]);
-      for (const [query, field] of [[{ sort: 'name' }, 'sort'], [{ direction: 'sideways' }, 'direction']] as const) {
+      for (const [query, field] of [
+        [{ sort: 'name' }, 'sort'],
+        [{ direction: 'sideways' }, 'direction'],
+      ] as const) {
         const body = assertError(await call(h, 'GET', '/api/v1/contacts', { key: a.key, query }), 422, 'validation_error');
         assert.equal(body.fields[field], 'invalid_enum');
       }
@@ -158,11 +191,18 @@ for (const engine of engines()) {
       const made = [];
       for (let i = 0; i < 5; i++) made.push(await insertContact(h, a.accountId, org, { name: `c${i}` }, T0 + i));
       const p2 = (await call(h, 'GET', '/api/v1/contacts', { key: a.key, query: { page: 2, per_page: 2 } })).json();
-      assert.deepEqual(p2.data.map((c: any) => c.id), [made[2], made[1]]);
+      assert.deepEqual(
+        p2.data.map((c: any) => c.id),
+        [made[2], made[1]],
+      );
       assert.deepEqual(p2.pagination, { page: 2, per_page: 2, total: 5, pages: 3, has_next: true, has_prev: true });
       const past = (await call(h, 'GET', '/api/v1/contacts', { key: a.key, query: { page: 4, per_page: 2 } })).json();
       assert.deepEqual(past.data, []);
-      for (const [query, field] of [[{ page: 0 }, 'page'], [{ per_page: 101 }, 'per_page'], [{ per_page: 'x' }, 'per_page']] as const) {
+      for (const [query, field] of [
+        [{ page: 0 }, 'page'],
+        [{ per_page: 101 }, 'per_page'],
+        [{ per_page: 'x' }, 'per_page'],
+      ] as const) {
         const body = assertError(await call(h, 'GET', '/api/v1/contacts', { key: a.key, query }), 422, 'validation_error');
         assert.ok(body.fields[field]);
       }
@@ -199,8 +239,14 @@ for (const engine of engines()) {
       const id = await insertContact(h, a.accountId, org, { name: 'Solo', email: 'solo@example.com' }, T0);
       const res = await call(h, 'GET', `/api/v1/contacts/${id}`, { key: a.key });
       assert.deepEqual(res.json(), {
-        id, org_id: org, name: 'Solo', email: 'solo@example.com', phone: null, title: null,
-        created_at: '2026-03-01T00:00:00.000Z', updated_at: '2026-03-01T00:00:00.000Z',
+        id,
+        org_id: org,
+        name: 'Solo',
+        email: 'solo@example.com',
+        phone: null,
+        title: null,
+        created_at: '2026-03-01T00:00:00.000Z',
+        updated_at: '2026-03-01T00:00:00.000Z',
       });
       assertError(await call(h, 'GET', `/api/v1/contacts/${id}`, { key: b.key }), 404, 'contact_not_found');
       assertError(await call(h, 'GET', '/api/v1/contacts/424242', { key: a.key }), 404, 'contact_not_found');
@@ -272,17 +318,19 @@ for (const engine of engines()) {
       const FIELDS = ['org_id', 'name', 'email', 'phone', 'title', 'idempotency_key'] as const;
       const cases = fc.oneof(
         fc.constant({ body: { name: 'No org' } as Record<string, unknown>, field: 'org_id' }),
-        fc.record({
-          field: fc.constantFrom(...FIELDS),
-          value: fc.oneof(fc.integer({ min: 1 }), fc.boolean(), fc.constant(deep), fc.dictionary(fc.string({ maxLength: 4 }), fc.string(), { maxKeys: 2 })),
-        })
+        fc
+          .record({
+            field: fc.constantFrom(...FIELDS),
+            value: fc.oneof(fc.integer({ min: 1 }), fc.boolean(), fc.constant(deep), fc.dictionary(fc.string({ maxLength: 4 }), fc.string(), { maxKeys: 2 })),
+          })
           .filter(({ field, value }) => !(field === 'org_id' && typeof value === 'number'))
           .map(({ field, value }) => ({ body: { ...valid, [field]: value }, field })),
         fc.constantFrom(null, '1', 0, -3, 1.5, 2 ** 60).map((v) => ({ body: { ...valid, org_id: v }, field: 'org_id' })),
         fc.constantFrom('name', 'email', 'phone', 'title', 'idempotency_key').map((f) => ({ body: { ...valid, [f]: '' }, field: f })),
         fc.constantFrom('name', 'email', 'phone', 'title').map((f) => ({ body: { ...valid, [f]: HUGE }, field: f })),
         fc.constantFrom('plain', 'a@', '@b.io', 'a b@c.io', 'a@@b.io', 'Ärger@bad').map((e) => ({ body: { ...valid, email: e }, field: 'email' })),
-        fc.string({ minLength: 1, maxLength: 8 })
+        fc
+          .string({ minLength: 1, maxLength: 8 })
           .filter((k) => !(FIELDS as readonly string[]).includes(k) && k !== '__proto__')
           .map((k) => ({ body: { ...valid, [k]: 'x' }, field: k })),
       );

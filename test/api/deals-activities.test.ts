@@ -36,22 +36,38 @@ for (const engine of engines()) {
       assert.equal(res.statusCode, 201, res.body);
       const activity = res.json();
       const expected = {
-        id: activity.id, deal_id: deal, event_type: 'note', message: 'Invoice sent', outcome: null, source_app: 'billing',
-        external_reference: null, metadata: null, user_id: null, created_at: iso(T0),
+        id: activity.id,
+        deal_id: deal,
+        event_type: 'note',
+        message: 'Invoice sent',
+        outcome: null,
+        source_app: 'billing',
+        external_reference: null,
+        metadata: null,
+        user_id: null,
+        created_at: iso(T0),
       };
       assert.deepEqual(activity, expected);
       assert.equal(res.headers.location, `/api/v1/deals/${deal}/activities/${activity.id}`);
       assert.deepEqual((await call(h, 'GET', res.headers.location as string, { key: a.key })).json(), expected);
       assert.equal(await lastActivity(deal), T0);
       const events = await outboxOf(h.db, a.accountId);
-      assert.deepEqual(events, [{
-        event_type: 'deal.activity.created',
-        org_id: org,
-        payload: {
-          id: events[0].payload.id, event_type: 'deal.activity.created', org_id: org, timestamp: iso(T0), deal_id: deal,
-          entity_type: 'deal_activity', entity_id: activity.id, activity: { id: activity.id, event_type: 'note', message: 'Invoice sent' },
+      assert.deepEqual(events, [
+        {
+          event_type: 'deal.activity.created',
+          org_id: org,
+          payload: {
+            id: events[0].payload.id,
+            event_type: 'deal.activity.created',
+            org_id: org,
+            timestamp: iso(T0),
+            deal_id: deal,
+            entity_type: 'deal_activity',
+            entity_id: activity.id,
+            activity: { id: activity.id, event_type: 'note', message: 'Invoice sent' },
+          },
         },
-      }]);
+      ]);
       assert.ok((await h.lastWake())?.includes(events[0].payload.id as string), 'the dispatcher, woken after the commit, finds the event');
     });
 
@@ -60,12 +76,25 @@ for (const engine of engines()) {
       const { deal } = await dealOf(a);
       const metadata = { call_id: 'c-1', duration_s: 310, tags: ['renewal', 'ü'], nested: { ok: true, none: null } };
       const res = await post(a, deal, {
-        source_app: 'dialer', message: 'Discussed renewal', activity_kind: 'call', outcome: 'success', external_reference: 'CALL-9', metadata_json: metadata,
+        source_app: 'dialer',
+        message: 'Discussed renewal',
+        activity_kind: 'call',
+        outcome: 'success',
+        external_reference: 'CALL-9',
+        metadata_json: metadata,
       });
       assert.equal(res.statusCode, 201, res.body);
       assert.deepEqual(res.json(), {
-        id: res.json().id, deal_id: deal, event_type: 'call', message: 'Discussed renewal', outcome: 'success', source_app: 'dialer',
-        external_reference: 'CALL-9', metadata, user_id: null, created_at: iso(clock.now()),
+        id: res.json().id,
+        deal_id: deal,
+        event_type: 'call',
+        message: 'Discussed renewal',
+        outcome: 'success',
+        source_app: 'dialer',
+        external_reference: 'CALL-9',
+        metadata,
+        user_id: null,
+        created_at: iso(clock.now()),
       });
       for (const kind of ['note', 'email', 'call', 'meeting']) {
         for (const outcome of ['success', 'failed', 'skipped']) {
@@ -92,15 +121,34 @@ for (const engine of engines()) {
       };
       const [m20, m10, m30] = made;
       const all = await list();
-      assert.deepEqual(all.data.map((x: any) => x.id), [m30, m20, m10]);
+      assert.deepEqual(
+        all.data.map((x: any) => x.id),
+        [m30, m20, m10],
+      );
       assert.deepEqual(all.pagination, { page: 1, per_page: 25, total: 3, pages: 1, has_next: false, has_prev: false });
-      assert.deepEqual((await list({ sort: 'created_at', direction: 'asc' })).data.map((x: any) => x.id), [m10, m20, m30]);
-      assert.deepEqual((await list({ sort: 'id', direction: 'asc' })).data.map((x: any) => x.id), [m20, m10, m30]);
-      assert.deepEqual((await list({ sort: 'id', direction: 'desc' })).data.map((x: any) => x.id), [m30, m10, m20]);
+      assert.deepEqual(
+        (await list({ sort: 'created_at', direction: 'asc' })).data.map((x: any) => x.id),
+        [m10, m20, m30],
+      );
+      assert.deepEqual(
+        (await list({ sort: 'id', direction: 'asc' })).data.map((x: any) => x.id),
+        [m20, m10, m30],
+      );
+      assert.deepEqual(
+        (await list({ sort: 'id', direction: 'desc' })).data.map((x: any) => x.id),
+        [m30, m10, m20],
+      );
       const p2 = await list({ per_page: 2, page: 2 });
-      assert.deepEqual(p2.data.map((x: any) => x.id), [m10]);
+      assert.deepEqual(
+        p2.data.map((x: any) => x.id),
+        [m10],
+      );
       assert.deepEqual(p2.pagination, { page: 2, per_page: 2, total: 3, pages: 2, has_next: false, has_prev: true });
-      for (const [query, field] of [[{ sort: 'message' }, 'sort'], [{ direction: 'sideways' }, 'direction'], [{ per_page: 0 }, 'per_page']] as const) {
+      for (const [query, field] of [
+        [{ sort: 'message' }, 'sort'],
+        [{ direction: 'sideways' }, 'direction'],
+        [{ per_page: 0 }, 'per_page'],
+      ] as const) {
         const err = assertError(await call(h, 'GET', `/api/v1/deals/${deal}/activities`, { key: a.key, query: query as any }), 422, 'validation_error');
         assert.ok(err.fields[field]);
       }
@@ -130,7 +178,7 @@ for (const engine of engines()) {
       assert.equal((await outboxOf(h.db, a.accountId)).length, 2);
     });
 
-    test('absent deals and other accounts\' deals are 404 for every route; nothing is written', async () => {
+    test("absent deals and other accounts' deals are 404 for every route; nothing is written", async () => {
       const a = await createTestAccount(h);
       const b = await createTestAccount(h);
       const { deal } = await dealOf(a);
@@ -156,11 +204,31 @@ for (const engine of engines()) {
       let deep: Record<string, unknown> = {};
       for (let i = 0; i < 20; i++) deep = { d: deep };
       const bad: [string, unknown][] = [
-        ['source_app', ''], ['source_app', 1], ['source_app', null], ['source_app', 'a'.repeat(100_000)], ['source_app', '   '],
-        ['message', ''], ['message', false], ['message', null], ['message', 'm'.repeat(100_000)], ['message', { text: 'hi' }], ['message', ' \n '],
-        ['activity_kind', 'sms'], ['activity_kind', 'NOTE'], ['activity_kind', null], ['outcome', 'ok'], ['outcome', 0],
-        ['external_reference', 5], ['external_reference', 'r'.repeat(100_000)], ['metadata_json', 'text'], ['metadata_json', [1, 2]],
-        ['metadata_json', null], ['metadata_json', deep], ['metadata_json', { blob: 'b'.repeat(70_000) }], ['idempotency_key', 7], ['idempotency_key', ''],
+        ['source_app', ''],
+        ['source_app', 1],
+        ['source_app', null],
+        ['source_app', 'a'.repeat(100_000)],
+        ['source_app', '   '],
+        ['message', ''],
+        ['message', false],
+        ['message', null],
+        ['message', 'm'.repeat(100_000)],
+        ['message', { text: 'hi' }],
+        ['message', ' \n '],
+        ['activity_kind', 'sms'],
+        ['activity_kind', 'NOTE'],
+        ['activity_kind', null],
+        ['outcome', 'ok'],
+        ['outcome', 0],
+        ['external_reference', 5],
+        ['external_reference', 'r'.repeat(100_000)],
+        ['metadata_json', 'text'],
+        ['metadata_json', [1, 2]],
+        ['metadata_json', null],
+        ['metadata_json', deep],
+        ['metadata_json', { blob: 'b'.repeat(70_000) }],
+        ['idempotency_key', 7],
+        ['idempotency_key', ''],
       ];
       await assertRefusesAll(h, listedBadBodies(base, bad, allowed, ['source_app', 'message']), (body) => post(a, deal, body), { numRuns: 50, within: true });
     });
@@ -195,7 +263,11 @@ for (const engine of engines()) {
       assert.equal((await call(h, 'GET', `/api/v1/deals/${deal}/activities`, { key: writer })).statusCode, 200);
       assertError(await call(h, 'GET', `/api/v1/deals/${deal}`, { key: writer }), 403, 'forbidden');
       assert.equal((await call(h, 'POST', `/api/v1/deals/${deal}/activities`, { key: writer, body: { source_app: 's', message: 'w' } })).statusCode, 201);
-      assertError(await call(h, 'POST', `/api/v1/deals/${deal}/activities`, { key: await a.keyWith(['read']), body: { source_app: 's', message: 'w' } }), 403, 'forbidden');
+      assertError(
+        await call(h, 'POST', `/api/v1/deals/${deal}/activities`, { key: await a.keyWith(['read']), body: { source_app: 's', message: 'w' } }),
+        403,
+        'forbidden',
+      );
     });
   });
 }

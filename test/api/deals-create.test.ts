@@ -10,7 +10,6 @@ import { breakOutbox, historyOf, seedContact, seedOrg, seedUser } from './deals.
 const T0 = Date.UTC(2026, 10, 20, 9, 30, 0, 123);
 const NOW = '2026-11-20T09:30:00.123Z';
 
-
 for (const engine of engines()) {
   describe(`POST /deals [${engine}]`, () => {
     let h: Harness;
@@ -26,9 +25,22 @@ for (const engine of engines()) {
       assert.equal(res.statusCode, 201, res.body);
       const deal = res.json();
       const expected = {
-        id: deal.id, org_id: org, contact_id: null, owner_user_id: null, title: 'Pilot', status: 'new', value: null, currency: null,
-        payment_customer_id: null, next_followup_at: null, lost_reason: null, closed_at: null, closed_by_user_id: null,
-        last_activity_at: NOW, created_at: NOW, updated_at: NOW,
+        id: deal.id,
+        org_id: org,
+        contact_id: null,
+        owner_user_id: null,
+        title: 'Pilot',
+        status: 'new',
+        value: null,
+        currency: null,
+        payment_customer_id: null,
+        next_followup_at: null,
+        lost_reason: null,
+        closed_at: null,
+        closed_by_user_id: null,
+        last_activity_at: NOW,
+        created_at: NOW,
+        updated_at: NOW,
       };
       assert.deepEqual(deal, expected);
       assert.equal(res.headers.location, `/api/v1/deals/${deal.id}`);
@@ -53,17 +65,45 @@ for (const engine of engines()) {
       const owner = await seedUser(h, a.accountId);
       const contact = await seedContact(h, a.accountId, org, 'pat@acme.io');
       const body = {
-        org_id: org, title: 'Expansion', status: 'proposal', contact_id: contact, owner_user_id: owner, value: '1250.5', currency: 'eur',
-        payment_customer_id: 'cus_42', next_followup_at: '2026-12-01T10:00:00', idempotency_key: 'create-1',
+        org_id: org,
+        title: 'Expansion',
+        status: 'proposal',
+        contact_id: contact,
+        owner_user_id: owner,
+        value: '1250.5',
+        currency: 'eur',
+        payment_customer_id: 'cus_42',
+        next_followup_at: '2026-12-01T10:00:00',
+        idempotency_key: 'create-1',
       };
       const res = await call(h, 'POST', '/api/v1/deals', { key: a.key, body });
       assert.equal(res.statusCode, 201, res.body);
       assert.deepEqual(res.json(), {
-        id: res.json().id, org_id: org, contact_id: contact, owner_user_id: owner, title: 'Expansion', status: 'proposal', value: '1250.50',
-        currency: 'EUR', payment_customer_id: 'cus_42', next_followup_at: '2026-12-01T10:00:00.000Z', lost_reason: null, closed_at: null,
-        closed_by_user_id: null, last_activity_at: NOW, created_at: NOW, updated_at: NOW,
+        id: res.json().id,
+        org_id: org,
+        contact_id: contact,
+        owner_user_id: owner,
+        title: 'Expansion',
+        status: 'proposal',
+        value: '1250.50',
+        currency: 'EUR',
+        payment_customer_id: 'cus_42',
+        next_followup_at: '2026-12-01T10:00:00.000Z',
+        lost_reason: null,
+        closed_at: null,
+        closed_by_user_id: null,
+        last_activity_at: NOW,
+        created_at: NOW,
+        updated_at: NOW,
       });
-      for (const [value, text] of [[99.99, '99.99'], [0, '0.00'], ['7', '7.00'], [12.5, '12.50'], ['9999999999999.99', '9999999999999.99'], [null, null]] as const) {
+      for (const [value, text] of [
+        [99.99, '99.99'],
+        [0, '0.00'],
+        ['7', '7.00'],
+        [12.5, '12.50'],
+        ['9999999999999.99', '9999999999999.99'],
+        [null, null],
+      ] as const) {
         const r = await call(h, 'POST', '/api/v1/deals', { key: a.key, body: { org_id: org, title: 'V', value } });
         assert.equal(r.statusCode, 201, r.body);
         assert.equal(r.json().value, text, `value ${value}`);
@@ -85,12 +125,24 @@ for (const engine of engines()) {
       assert.deepEqual(lost.lost_reason, reason);
       assert.equal(lost.closed_at, NOW);
       const events = await outboxOf(h.db, a.accountId);
-      assert.deepEqual(events.map((e) => [e.event_type, e.payload.deal_id]), [
-        ['deal.created', won.id], ['deal.won', won.id], ['deal.created', lost.id], ['deal.lost', lost.id],
-      ]);
+      assert.deepEqual(
+        events.map((e) => [e.event_type, e.payload.deal_id]),
+        [
+          ['deal.created', won.id],
+          ['deal.won', won.id],
+          ['deal.created', lost.id],
+          ['deal.lost', lost.id],
+        ],
+      );
       assert.deepEqual(events[1].payload, { id: events[1].payload.id, event_type: 'deal.won', org_id: org, timestamp: NOW, deal_id: won.id, deal: won });
       assert.deepEqual(events[3].payload, {
-        id: events[3].payload.id, event_type: 'deal.lost', org_id: org, timestamp: NOW, deal_id: lost.id, deal: lost, lost_reason: reason,
+        id: events[3].payload.id,
+        event_type: 'deal.lost',
+        org_id: org,
+        timestamp: NOW,
+        deal_id: lost.id,
+        deal: lost,
+        lost_reason: reason,
       });
       assert.deepEqual(await historyOf(h, lost.id), [{ from_status: null, to_status: 'lost', changed_by_user_id: null, changed_at: T0 }]);
     });
@@ -132,20 +184,65 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       const org = await seedOrg(h, a.accountId);
       const base: Record<string, unknown> = { org_id: org, title: 'Valid' };
-      const allowed = ['org_id', 'title', 'status', 'contact_id', 'owner_user_id', 'value', 'currency', 'payment_customer_id', 'next_followup_at', 'lost_reason', 'idempotency_key'];
+      const allowed = [
+        'org_id',
+        'title',
+        'status',
+        'contact_id',
+        'owner_user_id',
+        'value',
+        'currency',
+        'payment_customer_id',
+        'next_followup_at',
+        'lost_reason',
+        'idempotency_key',
+      ];
       const big = 'x'.repeat(100_000);
       let deep: unknown = 'leaf';
       for (let i = 0; i < 200; i++) deep = { n: deep };
       const bad: [string, unknown][] = [
-        ['org_id', 'one'], ['org_id', -1], ['org_id', 0], ['org_id', 1.5], ['org_id', null], ['org_id', true], ['org_id', {}], ['org_id', 2 ** 60],
-        ['title', ''], ['title', 7], ['title', null], ['title', big], ['title', ['a']], ['title', deep],
-        ['status', 'open'], ['status', 'WON'], ['status', 1], ['status', null],
-        ['value', true], ['value', {}], ['value', []], ['value', 'ten'], ['value', deep],
-        ['currency', 'EURO'], ['currency', 'E1R'], ['currency', 12], ['currency', ''], ['currency', big],
-        ['next_followup_at', 5], ['next_followup_at', 'soon'], ['next_followup_at', big],
-        ['lost_reason', 'price'], ['lost_reason', { code: '' , label: 'x' }], ['lost_reason', { code: 'x' }], ['lost_reason', { code: 1, label: 'x' }],
+        ['org_id', 'one'],
+        ['org_id', -1],
+        ['org_id', 0],
+        ['org_id', 1.5],
+        ['org_id', null],
+        ['org_id', true],
+        ['org_id', {}],
+        ['org_id', 2 ** 60],
+        ['title', ''],
+        ['title', 7],
+        ['title', null],
+        ['title', big],
+        ['title', ['a']],
+        ['title', deep],
+        ['status', 'open'],
+        ['status', 'WON'],
+        ['status', 1],
+        ['status', null],
+        ['value', true],
+        ['value', {}],
+        ['value', []],
+        ['value', 'ten'],
+        ['value', deep],
+        ['currency', 'EURO'],
+        ['currency', 'E1R'],
+        ['currency', 12],
+        ['currency', ''],
+        ['currency', big],
+        ['next_followup_at', 5],
+        ['next_followup_at', 'soon'],
+        ['next_followup_at', big],
+        ['lost_reason', 'price'],
+        ['lost_reason', { code: '', label: 'x' }],
+        ['lost_reason', { code: 'x' }],
+        ['lost_reason', { code: 1, label: 'x' }],
         ['lost_reason', { code: 'x', label: 'y', extra: deep }],
-        ['contact_id', 'c'], ['contact_id', 0], ['owner_user_id', -5], ['owner_user_id', 'me'], ['payment_customer_id', ''], ['payment_customer_id', 3],
+        ['contact_id', 'c'],
+        ['contact_id', 0],
+        ['owner_user_id', -5],
+        ['owner_user_id', 'me'],
+        ['payment_customer_id', ''],
+        ['payment_customer_id', 3],
       ];
       const before = await tableCounts(h.db);
       await assertRefusesAll(h, listedBadBodies(base, bad, allowed, ['org_id', 'title']), (body) => call(h, 'POST', '/api/v1/deals', { key: a.key, body }), {
@@ -176,7 +273,11 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       const org = await seedOrg(h, a.accountId);
       await assertCommonAuth(h, a, { method: 'POST', url: '/api/v1/deals', scope: '*', body: { org_id: org, title: 'Auth' } });
-      assertError(await call(h, 'POST', '/api/v1/deals', { key: await a.keyWith(['deals:write', 'deals:read']), body: { org_id: org, title: 'X' } }), 403, 'forbidden');
+      assertError(
+        await call(h, 'POST', '/api/v1/deals', { key: await a.keyWith(['deals:write', 'deals:read']), body: { org_id: org, title: 'X' } }),
+        403,
+        'forbidden',
+      );
     });
   });
 }

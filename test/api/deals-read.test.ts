@@ -28,17 +28,40 @@ for (const engine of engines()) {
       const contact = await seedContact(h, a.accountId, org, 'pat@acme.io');
       const older = await seedDeal(h, a.accountId, { org_id: org, title: 'Older', created_at: T0 });
       const newer = await seedDeal(h, a.accountId, {
-        org_id: org, title: 'Renewal', status: 'proposal', created_at: T0 + 1000, owner_user_id: owner, contact_id: contact,
-        value_cents: 125000, currency: 'EUR', payment_customer_id: 'cus_1',
+        org_id: org,
+        title: 'Renewal',
+        status: 'proposal',
+        created_at: T0 + 1000,
+        owner_user_id: owner,
+        contact_id: contact,
+        value_cents: 125000,
+        currency: 'EUR',
+        payment_customer_id: 'cus_1',
       });
       const res = await call(h, 'GET', '/api/v1/deals', { key: a.key });
       assert.equal(res.statusCode, 200);
       const body = res.json();
-      assert.deepEqual(body.data.map((d: any) => d.id), [newer, older]);
+      assert.deepEqual(
+        body.data.map((d: any) => d.id),
+        [newer, older],
+      );
       const expected = {
-        id: newer, org_id: org, contact_id: contact, owner_user_id: owner, title: 'Renewal', status: 'proposal', value: '1250.00',
-        currency: 'EUR', payment_customer_id: 'cus_1', next_followup_at: null, lost_reason: null, closed_at: null,
-        closed_by_user_id: null, last_activity_at: '2026-11-20T12:00:01.000Z', created_at: '2026-11-20T12:00:01.000Z', updated_at: '2026-11-20T12:00:01.000Z',
+        id: newer,
+        org_id: org,
+        contact_id: contact,
+        owner_user_id: owner,
+        title: 'Renewal',
+        status: 'proposal',
+        value: '1250.00',
+        currency: 'EUR',
+        payment_customer_id: 'cus_1',
+        next_followup_at: null,
+        lost_reason: null,
+        closed_at: null,
+        closed_by_user_id: null,
+        last_activity_at: '2026-11-20T12:00:01.000Z',
+        created_at: '2026-11-20T12:00:01.000Z',
+        updated_at: '2026-11-20T12:00:01.000Z',
       };
       assert.deepEqual(body.data[0], expected);
       assert.equal(body.data[1].value, null);
@@ -51,7 +74,12 @@ for (const engine of engines()) {
     test('value renders minor units as a two-decimal string', async () => {
       const a = await createTestAccount(h);
       const org = await seedOrg(h, a.accountId);
-      for (const [cents, text] of [[0, '0.00'], [5, '0.05'], [1050, '10.50'], [99999999999, '999999999.99']] as const) {
+      for (const [cents, text] of [
+        [0, '0.00'],
+        [5, '0.05'],
+        [1050, '10.50'],
+        [99999999999, '999999999.99'],
+      ] as const) {
         const id = await seedDeal(h, a.accountId, { org_id: org, value_cents: cents });
         assert.equal((await call(h, 'GET', `/api/v1/deals/${id}`, { key: a.key })).json().value, text);
       }
@@ -110,7 +138,10 @@ for (const engine of engines()) {
       const all: number[] = [];
       for (let i = 0; i < 5; i++) all.push(await seedDeal(h, a.accountId, { org_id: org, created_at: T0 + i }));
       const res = (await call(h, 'GET', '/api/v1/deals', { key: a.key, query: { page: 2, per_page: 2 } })).json();
-      assert.deepEqual(res.data.map((d: any) => d.id), [all[2], all[1]]);
+      assert.deepEqual(
+        res.data.map((d: any) => d.id),
+        [all[2], all[1]],
+      );
       assert.deepEqual(res.pagination, { page: 2, per_page: 2, total: 5, pages: 3, has_next: true, has_prev: true });
       const past = (await call(h, 'GET', '/api/v1/deals', { key: a.key, query: { page: 9, per_page: 2 } })).json();
       assert.deepEqual(past.data, []);
@@ -162,7 +193,7 @@ for (const engine of engines()) {
       assert.equal((await call(h, 'GET', '/api/v1/deals', { key: a.key, query: { unknown: 'x' } })).statusCode, 200);
     });
 
-    test('tenancy: other accounts\' deals, orgs and users are 404 and never listed', async () => {
+    test("tenancy: other accounts' deals, orgs and users are 404 and never listed", async () => {
       const a = await createTestAccount(h);
       const b = await createTestAccount(h);
       const orgB = await seedOrg(h, b.accountId);

@@ -37,18 +37,36 @@ for (const engine of engines()) {
     test('each criterion alone, newest first, as a list response', async () => {
       const w = await world();
       const byCustomer = await found(w.a.key, { payment_customer_id: 'cus_A' });
-      assert.deepEqual(byCustomer.data.map((d: any) => d.id), [w.d3, w.d1]);
+      assert.deepEqual(
+        byCustomer.data.map((d: any) => d.id),
+        [w.d3, w.d1],
+      );
       assert.deepEqual(byCustomer.pagination, { page: 1, per_page: 25, total: 2, pages: 1, has_next: false, has_prev: false });
       assert.equal(byCustomer.data[0].payment_customer_id, 'cus_A');
-      assert.deepEqual((await found(w.a.key, { contact_email: 'pat.lee@acme.io' })).data.map((d: any) => d.id), [w.d2, w.d1]);
-      assert.deepEqual((await found(w.a.key, { contact_email: 'PAT.LEE@ACME.IO' })).data.map((d: any) => d.id), [w.d2, w.d1]);
-      assert.deepEqual((await found(w.a.key, { org_id: w.org2 })).data.map((d: any) => d.id), [w.d4, w.d3]);
+      assert.deepEqual(
+        (await found(w.a.key, { contact_email: 'pat.lee@acme.io' })).data.map((d: any) => d.id),
+        [w.d2, w.d1],
+      );
+      assert.deepEqual(
+        (await found(w.a.key, { contact_email: 'PAT.LEE@ACME.IO' })).data.map((d: any) => d.id),
+        [w.d2, w.d1],
+      );
+      assert.deepEqual(
+        (await found(w.a.key, { org_id: w.org2 })).data.map((d: any) => d.id),
+        [w.d4, w.d3],
+      );
     });
 
     test('criteria combine with AND; exact matches only', async () => {
       const w = await world();
-      assert.deepEqual((await found(w.a.key, { payment_customer_id: 'cus_A', org_id: w.org1 })).data.map((d: any) => d.id), [w.d1]);
-      assert.deepEqual((await found(w.a.key, { payment_customer_id: 'cus_A', contact_email: 'sam@globex.com' })).data.map((d: any) => d.id), [w.d3]);
+      assert.deepEqual(
+        (await found(w.a.key, { payment_customer_id: 'cus_A', org_id: w.org1 })).data.map((d: any) => d.id),
+        [w.d1],
+      );
+      assert.deepEqual(
+        (await found(w.a.key, { payment_customer_id: 'cus_A', contact_email: 'sam@globex.com' })).data.map((d: any) => d.id),
+        [w.d3],
+      );
       assert.deepEqual((await found(w.a.key, { payment_customer_id: 'cus_B', org_id: w.org2 })).data, []);
       assert.deepEqual((await found(w.a.key, { payment_customer_id: 'cus_' })).data, [], 'no prefix match');
       assert.deepEqual((await found(w.a.key, { contact_email: 'pat.lee@acme.com' })).data, []);
@@ -61,7 +79,10 @@ for (const engine of engines()) {
     test('paginates', async () => {
       const w = await world();
       const p = await found(w.a.key, { org_id: w.org1, per_page: 1, page: 2 });
-      assert.deepEqual(p.data.map((d: any) => d.id), [w.d1]);
+      assert.deepEqual(
+        p.data.map((d: any) => d.id),
+        [w.d1],
+      );
       assert.deepEqual(p.pagination, { page: 2, per_page: 1, total: 2, pages: 2, has_next: false, has_prev: true });
     });
 
@@ -83,15 +104,21 @@ for (const engine of engines()) {
       }
     });
 
-    test('tenancy: another account\'s org is 404; its deals never match', async () => {
+    test("tenancy: another account's org is 404; its deals never match", async () => {
       const w = await world();
       const b = await createTestAccount(h);
       const orgB = await seedOrg(h, b.accountId);
       const contactB = await seedContact(h, b.accountId, orgB, 'pat.lee@acme.io');
       await seedDeal(h, b.accountId, { org_id: orgB, contact_id: contactB, payment_customer_id: 'cus_A' });
       assertError(await call(h, 'GET', '/api/v1/deals/search', { key: w.a.key, query: { org_id: orgB } }), 404, 'org_not_found');
-      assert.deepEqual((await found(w.a.key, { payment_customer_id: 'cus_A' })).data.map((d: any) => d.id), [w.d3, w.d1]);
-      assert.deepEqual((await found(w.a.key, { contact_email: 'pat.lee@acme.io' })).data.map((d: any) => d.id), [w.d2, w.d1]);
+      assert.deepEqual(
+        (await found(w.a.key, { payment_customer_id: 'cus_A' })).data.map((d: any) => d.id),
+        [w.d3, w.d1],
+      );
+      assert.deepEqual(
+        (await found(w.a.key, { contact_email: 'pat.lee@acme.io' })).data.map((d: any) => d.id),
+        [w.d2, w.d1],
+      );
       assert.equal((await found(b.key, { payment_customer_id: 'cus_A' })).pagination.total, 1);
     });
   });

@@ -41,17 +41,32 @@ for (const engine of engines()) {
           const moved = res.json();
           const closed = to === 'won' || to === 'lost';
           assert.deepEqual(moved, {
-            ...deal, status: to, updated_at: iso(T0 + 60_000), closed_at: closed ? iso(T0 + 60_000) : null, closed_by_user_id: null,
+            ...deal,
+            status: to,
+            updated_at: iso(T0 + 60_000),
+            closed_at: closed ? iso(T0 + 60_000) : null,
+            closed_by_user_id: null,
           });
-          assert.deepEqual((await historyOf(h, deal.id)).map((r) => [r.from_status, r.to_status, r.changed_at]), [
-            [null, from, T0], [from, to, T0 + 60_000],
-          ]);
+          assert.deepEqual(
+            (await historyOf(h, deal.id)).map((r) => [r.from_status, r.to_status, r.changed_at]),
+            [
+              [null, from, T0],
+              [from, to, T0 + 60_000],
+            ],
+          );
           const events = await eventsAfter(a, seen);
           if (!closed) {
             assert.deepEqual(events, [], `${from} → ${to} emits nothing`);
             continue;
           }
-          const payload: Record<string, unknown> = { id: events[0]?.payload.id, event_type: `deal.${to}`, org_id: org, timestamp: iso(T0 + 60_000), deal_id: deal.id, deal: moved };
+          const payload: Record<string, unknown> = {
+            id: events[0]?.payload.id,
+            event_type: `deal.${to}`,
+            org_id: org,
+            timestamp: iso(T0 + 60_000),
+            deal_id: deal.id,
+            deal: moved,
+          };
           assert.equal('lost_reason' in events[0].payload, false, 'no lost_reason key when none was given');
           assert.deepEqual(events, [{ event_type: `deal.${to}`, org_id: org, payload }]);
           assert.ok((await h.lastWake())?.includes(events[0].payload.id as string), 'the dispatcher, woken after the commit, finds the event');
@@ -72,7 +87,13 @@ for (const engine of engines()) {
           const res = await patch(a, deal.id, { status: to });
           assert.equal(res.statusCode, 200, res.body);
           assert.deepEqual(res.json(), { ...deal, status: to, closed_at: null, closed_by_user_id: null, lost_reason: null, updated_at: iso(T0 + 5000) });
-          assert.deepEqual((await historyOf(h, deal.id)).map((r) => [r.from_status, r.to_status]), [[null, from], [from, to]]);
+          assert.deepEqual(
+            (await historyOf(h, deal.id)).map((r) => [r.from_status, r.to_status]),
+            [
+              [null, from],
+              [from, to],
+            ],
+          );
           assert.deepEqual(await eventsAfter(a, seen), []);
         }
       }
@@ -88,15 +109,37 @@ for (const engine of engines()) {
       const lost = await patch(a, deal.id, { status: 'lost', lost_reason: { code: 'price', label: 'Too expensive' } });
       assert.equal(lost.statusCode, 200, lost.body);
       assert.deepEqual(lost.json(), {
-        ...deal, status: 'lost', closed_at: iso(T0 + 1000), closed_by_user_id: null, lost_reason: { code: 'price', label: 'Too expensive' }, updated_at: iso(T0 + 1000),
+        ...deal,
+        status: 'lost',
+        closed_at: iso(T0 + 1000),
+        closed_by_user_id: null,
+        lost_reason: { code: 'price', label: 'Too expensive' },
+        updated_at: iso(T0 + 1000),
       });
       clock.set(T0 + 2000);
       const won = await patch(a, deal.id, { status: 'won' });
       assert.equal(won.statusCode, 200, won.body);
-      assert.deepEqual(won.json(), { ...deal, status: 'won', closed_at: iso(T0 + 2000), closed_by_user_id: null, lost_reason: null, updated_at: iso(T0 + 2000) });
-      assert.deepEqual((await historyOf(h, deal.id)).map((r) => [r.from_status, r.to_status]), [[null, 'won'], ['won', 'lost'], ['lost', 'won']]);
+      assert.deepEqual(won.json(), {
+        ...deal,
+        status: 'won',
+        closed_at: iso(T0 + 2000),
+        closed_by_user_id: null,
+        lost_reason: null,
+        updated_at: iso(T0 + 2000),
+      });
+      assert.deepEqual(
+        (await historyOf(h, deal.id)).map((r) => [r.from_status, r.to_status]),
+        [
+          [null, 'won'],
+          ['won', 'lost'],
+          ['lost', 'won'],
+        ],
+      );
       const events = await eventsAfter(a, seen);
-      assert.deepEqual(events.map((e) => e.event_type), ['deal.lost', 'deal.won']);
+      assert.deepEqual(
+        events.map((e) => e.event_type),
+        ['deal.lost', 'deal.won'],
+      );
       assert.deepEqual(events[0].payload.lost_reason, { code: 'price', label: 'Too expensive' });
       assert.equal(events[1].payload.deal.status, 'won');
       // Marking a won deal won again is no move: nothing recorded, nothing emitted.
@@ -123,7 +166,13 @@ for (const engine of engines()) {
       assert.deepEqual(lost.lost_reason, reason);
       const [event] = await eventsAfter(a, seen);
       assert.deepEqual(event.payload, {
-        id: event.payload.id, event_type: 'deal.lost', org_id: org, timestamp: iso(T0 + 1000), deal_id: deal.id, deal: lost, lost_reason: reason,
+        id: event.payload.id,
+        event_type: 'deal.lost',
+        org_id: org,
+        timestamp: iso(T0 + 1000),
+        deal_id: deal.id,
+        deal: lost,
+        lost_reason: reason,
       });
       clock.set(T0 + 2000);
       const relabelled = (await patch(a, deal.id, { lost_reason: { code: 'price', label: 'Price' } })).json();
@@ -147,10 +196,22 @@ for (const engine of engines()) {
       const seen = (await outboxOf(h.db, a.accountId)).length;
       clock.set(T0 + 9000);
       const res = await patch(a, deal.id, {
-        title: 'Renamed', owner_user_id: owner, value: 2500.5, currency: 'gbp', next_followup_at: '2026-12-01T09:00:00Z',
+        title: 'Renamed',
+        owner_user_id: owner,
+        value: 2500.5,
+        currency: 'gbp',
+        next_followup_at: '2026-12-01T09:00:00Z',
       });
       assert.equal(res.statusCode, 200, res.body);
-      const edited = { ...deal, title: 'Renamed', owner_user_id: owner, value: '2500.50', currency: 'GBP', next_followup_at: '2026-12-01T09:00:00.000Z', updated_at: iso(T0 + 9000) };
+      const edited = {
+        ...deal,
+        title: 'Renamed',
+        owner_user_id: owner,
+        value: '2500.50',
+        currency: 'GBP',
+        next_followup_at: '2026-12-01T09:00:00.000Z',
+        updated_at: iso(T0 + 9000),
+      };
       assert.deepEqual(res.json(), edited);
       assert.deepEqual((await call(h, 'GET', `/api/v1/deals/${deal.id}`, { key: a.key })).json(), edited);
       assert.equal((await call(h, 'GET', '/api/v1/deals', { key: a.key, query: { q: 'renamed' } })).json().data[0]?.id, deal.id);
@@ -163,7 +224,7 @@ for (const engine of engines()) {
       assert.equal((await historyOf(h, deal.id)).length, 1);
     });
 
-    test('tenancy: another account\'s deal or owner is 404 and nothing changes', async () => {
+    test("tenancy: another account's deal or owner is 404 and nothing changes", async () => {
       const a = await createTestAccount(h);
       const b = await createTestAccount(h);
       const deal = await create(a, { org_id: await seedOrg(h, a.accountId) });
@@ -182,9 +243,18 @@ for (const engine of engines()) {
       const deal = await create(a, { org_id: await seedOrg(h, a.accountId), status: 'negotiation' });
       const seen = (await outboxOf(h.db, a.accountId)).length;
       const answers = await Promise.all(Array.from({ length: 8 }, () => patch(a, deal.id, { status: 'won' })));
-      assert.deepEqual(answers.map((r) => [r.statusCode, r.json().status]), Array.from({ length: 8 }, () => [200, 'won']));
-      assert.deepEqual((await eventsAfter(a, seen)).map((e) => e.event_type), ['deal.won']);
-      assert.deepEqual((await historyOf(h, deal.id)).map((r) => r.to_status), ['negotiation', 'won']);
+      assert.deepEqual(
+        answers.map((r) => [r.statusCode, r.json().status]),
+        Array.from({ length: 8 }, () => [200, 'won']),
+      );
+      assert.deepEqual(
+        (await eventsAfter(a, seen)).map((e) => e.event_type),
+        ['deal.won'],
+      );
+      assert.deepEqual(
+        (await historyOf(h, deal.id)).map((r) => r.to_status),
+        ['negotiation', 'won'],
+      );
     });
 
     test('a failure after the update (outbox down) rolls back the status, history and event', async () => {
@@ -209,20 +279,47 @@ for (const engine of engines()) {
       let deep: unknown = 1;
       for (let i = 0; i < 100; i++) deep = [deep];
       const bad: [string, unknown][] = [
-        ['status', 'closed'], ['status', null], ['status', 3], ['status', ''], ['owner_user_id', 'x'], ['owner_user_id', 0], ['owner_user_id', 1.1],
-        ['title', ''], ['title', null], ['title', 'y'.repeat(100_000)], ['title', deep], ['value', '12.345'], ['value', false], ['value', -1],
-        ['currency', 'usdx'], ['currency', 1], ['next_followup_at', '2026-02-29'], ['next_followup_at', {}], ['lost_reason', []],
-        ['lost_reason', { code: 'a' }], ['lost_reason', { code: 'a', label: 'b', c: 1 }], ['org_id', 1], ['contact_id', 'x'], ['contact_id', 0], ['closed_at', null],
+        ['status', 'closed'],
+        ['status', null],
+        ['status', 3],
+        ['status', ''],
+        ['owner_user_id', 'x'],
+        ['owner_user_id', 0],
+        ['owner_user_id', 1.1],
+        ['title', ''],
+        ['title', null],
+        ['title', 'y'.repeat(100_000)],
+        ['title', deep],
+        ['value', '12.345'],
+        ['value', false],
+        ['value', -1],
+        ['currency', 'usdx'],
+        ['currency', 1],
+        ['next_followup_at', '2026-02-29'],
+        ['next_followup_at', {}],
+        ['lost_reason', []],
+        ['lost_reason', { code: 'a' }],
+        ['lost_reason', { code: 'a', label: 'b', c: 1 }],
+        ['org_id', 1],
+        ['contact_id', 'x'],
+        ['contact_id', 0],
+        ['closed_at', null],
       ];
       const arb = fc.oneof(
         fc.constantFrom(...bad).map(([field, v]) => ({ field, body: { [field]: v } })),
-        fc.string({ minLength: 1, maxLength: 16 }).filter((k) => !allowed.includes(k) && k !== '__proto__').map((k) => ({ field: k, body: { title: 'ok', [k]: 'v' } })),
+        fc
+          .string({ minLength: 1, maxLength: 16 })
+          .filter((k) => !allowed.includes(k) && k !== '__proto__')
+          .map((k) => ({ field: k, body: { title: 'ok', [k]: 'v' } })),
       );
       const before = await tableCounts(h.db);
       await fc.assert(
         fc.asyncProperty(arb, async ({ field, body }) => {
           const err = assertError(await patch(a, deal.id, body), 422, 'validation_error');
-          assert.ok(Object.keys(err.fields ?? {}).some((f) => f === field || f.startsWith(`${field}.`)), `${field}: ${JSON.stringify(err.fields)}`);
+          assert.ok(
+            Object.keys(err.fields ?? {}).some((f) => f === field || f.startsWith(`${field}.`)),
+            `${field}: ${JSON.stringify(err.fields)}`,
+          );
         }),
         { numRuns: 40 },
       );

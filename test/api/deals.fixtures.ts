@@ -5,8 +5,11 @@ import type { Harness } from '../helpers/harness.ts';
 /** Direct inserts for the deals suites: reads are tested on rows the write routes did not make. */
 export async function seedOrg(h: Harness, accountId: number, name = 'Acme'): Promise<number> {
   const now = Date.now();
-  const r = await h.db.insertInto('orgs').values({ account_id: accountId, name, name_lc: name.toLowerCase(), domain: null, created_at: now, updated_at: now })
-    .returning('id').executeTakeFirstOrThrow();
+  const r = await h.db
+    .insertInto('orgs')
+    .values({ account_id: accountId, name, name_lc: name.toLowerCase(), domain: null, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return r.id;
 }
 
@@ -14,19 +17,43 @@ let userN = 0;
 export async function seedUser(h: Harness, accountId: number): Promise<number> {
   const email = `rep${++userN}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const now = Date.now();
-  const r = await h.db.insertInto('users').values({
-    account_id: accountId, email, email_lc: email, display_name: 'Rep', role: 'member', is_active: true, support_enabled: false,
-    password_hash: null, created_at: now, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
+  const r = await h.db
+    .insertInto('users')
+    .values({
+      account_id: accountId,
+      email,
+      email_lc: email,
+      display_name: 'Rep',
+      role: 'member',
+      is_active: true,
+      support_enabled: false,
+      password_hash: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return r.id;
 }
 
 export async function seedContact(h: Harness, accountId: number, orgId: number, email: string | null): Promise<number> {
   const now = Date.now();
-  const r = await h.db.insertInto('contacts').values({
-    account_id: accountId, org_id: orgId, name: 'Pat', name_lc: 'pat', email, email_lc: email?.toLowerCase() ?? null, phone: null, title: null,
-    created_at: now, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
+  const r = await h.db
+    .insertInto('contacts')
+    .values({
+      account_id: accountId,
+      org_id: orgId,
+      name: 'Pat',
+      name_lc: 'pat',
+      email,
+      email_lc: email?.toLowerCase() ?? null,
+      phone: null,
+      title: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return r.id;
 }
 
@@ -46,12 +73,30 @@ export interface DealSeed {
 export async function seedDeal(h: Harness, accountId: number, d: DealSeed): Promise<number> {
   const created = d.created_at ?? Date.now();
   const title = d.title ?? 'Deal';
-  const r = await h.db.insertInto('deals').values({
-    account_id: accountId, org_id: d.org_id, contact_id: d.contact_id ?? null, owner_user_id: d.owner_user_id ?? null, title,
-    title_lc: title.toLowerCase(), status: d.status ?? 'new', value_cents: d.value_cents ?? null, currency: d.currency ?? null,
-    payment_customer_id: d.payment_customer_id ?? null, next_followup_at: null, lost_reason_code: null, lost_reason_label: null,
-    closed_at: null, closed_by_user_id: null, last_activity_at: created, created_at: created, updated_at: d.updated_at ?? created,
-  }).returning('id').executeTakeFirstOrThrow();
+  const r = await h.db
+    .insertInto('deals')
+    .values({
+      account_id: accountId,
+      org_id: d.org_id,
+      contact_id: d.contact_id ?? null,
+      owner_user_id: d.owner_user_id ?? null,
+      title,
+      title_lc: title.toLowerCase(),
+      status: d.status ?? 'new',
+      value_cents: d.value_cents ?? null,
+      currency: d.currency ?? null,
+      payment_customer_id: d.payment_customer_id ?? null,
+      next_followup_at: null,
+      lost_reason_code: null,
+      lost_reason_label: null,
+      closed_at: null,
+      closed_by_user_id: null,
+      last_activity_at: created,
+      created_at: created,
+      updated_at: d.updated_at ?? created,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return r.id;
 }
 
@@ -71,8 +116,12 @@ export async function breakOutbox(h: Harness): Promise<() => Promise<void>> {
 
 /** Status history rows of a deal, oldest first, as plain objects (SQLite rows have a null prototype). */
 export async function historyOf(h: Harness, dealId: number) {
-  const rows = await h.db.selectFrom('deal_status_history').select(['from_status', 'to_status', 'changed_by_user_id', 'changed_at'])
-    .where('deal_id', '=', dealId).orderBy('id').execute();
+  const rows = await h.db
+    .selectFrom('deal_status_history')
+    .select(['from_status', 'to_status', 'changed_by_user_id', 'changed_at'])
+    .where('deal_id', '=', dealId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ from_status: r.from_status, to_status: r.to_status, changed_by_user_id: r.changed_by_user_id, changed_at: Number(r.changed_at) }));
 }
 

@@ -60,9 +60,17 @@ for (const engine of engines()) {
       assert.deepEqual(q.fields, { q: 'invalid_character' });
       const s = assertError(await call(h, 'GET', '/api/v1/deals/search', { key: a.key, query: { payment_customer_id: '\u0000' } }), 422, 'validation_error');
       assert.deepEqual(s.fields, { payment_customer_id: 'invalid_character' });
-      const b = assertError(await call(h, 'POST', WRITE, { key: a.key, body: { source_app: 'crm', external_org_id: 'x', org_name: 'A\u0000' } }), 422, 'validation_error');
+      const b = assertError(
+        await call(h, 'POST', WRITE, { key: a.key, body: { source_app: 'crm', external_org_id: 'x', org_name: 'A\u0000' } }),
+        422,
+        'validation_error',
+      );
       assert.deepEqual(b.fields, { org_name: 'invalid_character' });
-      const nested = assertError(await call(h, 'POST', '/api/v1/orgs', { key: a.key, body: { name: 'N', external_ids: [{ source_app: 's', external_org_id: '\u0000' }] } }), 422, 'validation_error');
+      const nested = assertError(
+        await call(h, 'POST', '/api/v1/orgs', { key: a.key, body: { name: 'N', external_ids: [{ source_app: 's', external_org_id: '\u0000' }] } }),
+        422,
+        'validation_error',
+      );
       assert.deepEqual(nested.fields, { 'external_ids.0.external_org_id': 'invalid_character' });
       // The check follows authentication: without a key it is still 401.
       assertError(await call(h, 'GET', '/api/v1/orgs', { query: { q: '\u0000' } }), 401, 'unauthorized');
@@ -81,7 +89,11 @@ for (const engine of engines()) {
       const before = await tableCounts(h.db);
       const deepObject = '{"metadata_json":' + '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000) + '}';
       const deepArray = '{"audience_ids":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}';
-      for (const [body, field] of [[deepObject, 'metadata_json'], [deepArray, 'audience_ids'], ['['.repeat(10_000) + ']'.repeat(10_000), 'body']]) {
+      for (const [body, field] of [
+        [deepObject, 'metadata_json'],
+        [deepArray, 'audience_ids'],
+        ['['.repeat(10_000) + ']'.repeat(10_000), 'body'],
+      ]) {
         const res = assertError(await call(h, 'POST', WRITE, { key: a.key, body, headers: { 'idempotency-key': 'deep' } }), 422, 'validation_error');
         assert.deepEqual(res.fields, { [field]: 'too_deep' });
       }

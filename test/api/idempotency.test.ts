@@ -12,7 +12,11 @@ import { failInserts } from '../helpers/faults.ts';
 const URL = '/api/v1/orgs';
 
 async function orgCount(h: Harness, accountId: number): Promise<number> {
-  const r = await h.db.selectFrom('orgs').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const r = await h.db
+    .selectFrom('orgs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -50,7 +54,11 @@ for (const engine of engines()) {
       const replay = await call(h, 'POST', URL, { key: a.key, body: { name: 'Body Key', idempotency_key: 'k-body' } });
       assert.equal(replay.headers['idempotent-replayed'], 'true');
       // Same body key, but a header naming another key: the header's key is used, so this is a new request.
-      const other = await call(h, 'POST', URL, { key: a.key, body: { name: 'Body Key', idempotency_key: 'k-body' }, headers: { 'idempotency-key': 'k-header' } });
+      const other = await call(h, 'POST', URL, {
+        key: a.key,
+        body: { name: 'Body Key', idempotency_key: 'k-body' },
+        headers: { 'idempotency-key': 'k-header' },
+      });
       assert.equal(other.statusCode, 201);
       assert.equal(other.headers['idempotent-replayed'], undefined);
       assert.equal(await orgCount(h, a.accountId), 2);
@@ -104,7 +112,12 @@ for (const engine of engines()) {
     test('the response is stored by the write transaction itself', async () => {
       const a = await createTestAccount(h);
       assert.equal((await call(h, 'POST', URL, { key: a.key, body: { name: 'Marked' }, headers: { 'idempotency-key': 'marked' } })).statusCode, 201);
-      const row = await h.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', a.accountId).where('key', '=', 'marked').executeTakeFirstOrThrow();
+      const row = await h.db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('account_id', '=', a.accountId)
+        .where('key', '=', 'marked')
+        .executeTakeFirstOrThrow();
       assert.equal(row.state, 'done');
       assert.ok(row.committed_at !== null);
     });
@@ -131,10 +144,21 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       const body = { name: 'After crash' };
       const leftBehind = (key: string, committedAt: number | null) =>
-        h.db.insertInto('idempotency_keys').values({
-          account_id: a.accountId, key, request_hash: requestFingerprint('POST', URL, body), state: 'running', response_status: null,
-          response_body: null, location: null, committed_at: committedAt, created_at: clock.now(), expires_at: clock.now() + 3_600_000,
-        }).execute();
+        h.db
+          .insertInto('idempotency_keys')
+          .values({
+            account_id: a.accountId,
+            key,
+            request_hash: requestFingerprint('POST', URL, body),
+            state: 'running',
+            response_status: null,
+            response_body: null,
+            location: null,
+            committed_at: committedAt,
+            created_at: clock.now(),
+            expires_at: clock.now() + 3_600_000,
+          })
+          .execute();
       // Died after its write committed, before the response was stored: never run again.
       await leftBehind('died-after-commit', clock.now());
       assertError(await call(h, 'POST', URL, { key: a.key, body, headers: { 'idempotency-key': 'died-after-commit' } }), 409, 'conflict');
@@ -189,7 +213,11 @@ for (const engine of engines()) {
 
     test('an over-long key is 422 naming the header', async () => {
       const a = await createTestAccount(h);
-      const body = assertError(await call(h, 'POST', URL, { key: a.key, body: { name: 'X' }, headers: { 'idempotency-key': 'k'.repeat(256) } }), 422, 'validation_error');
+      const body = assertError(
+        await call(h, 'POST', URL, { key: a.key, body: { name: 'X' }, headers: { 'idempotency-key': 'k'.repeat(256) } }),
+        422,
+        'validation_error',
+      );
       assert.ok(body.fields['Idempotency-Key']);
     });
 
@@ -198,7 +226,10 @@ for (const engine of engines()) {
       const headers = { 'idempotency-key': 'burst' };
       const results = await Promise.all(Array.from({ length: 20 }, () => call(h, 'POST', URL, { key: a.key, body: { name: 'Burst' }, headers })));
       const statuses = results.map((r) => r.statusCode);
-      assert.ok(statuses.every((s) => s === 201 || s === 409), statuses.join(','));
+      assert.ok(
+        statuses.every((s) => s === 201 || s === 409),
+        statuses.join(','),
+      );
       assert.ok(statuses.includes(201));
       for (const r of results.filter((r) => r.statusCode === 409)) assert.equal(r.json().error, 'idempotency_key_in_use');
       const created = results.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);

@@ -25,11 +25,17 @@ for (const engine of engines()) {
       const base = Date.UTC(2026, 0, 1);
       const first = await insertOrg(h, a.accountId, 'Acme Corp', base, 'acme.io');
       const second = await insertOrg(h, a.accountId, 'Globex', base + 1000);
-      await h.db.insertInto('org_external_ids').values({ account_id: a.accountId, org_id: first.id, source_app: 'billing', external_org_id: 't-1', created_at: base }).execute();
+      await h.db
+        .insertInto('org_external_ids')
+        .values({ account_id: a.accountId, org_id: first.id, source_app: 'billing', external_org_id: 't-1', created_at: base })
+        .execute();
       const res = await call(h, 'GET', '/api/v1/orgs', { key: a.key });
       assert.equal(res.statusCode, 200);
       const body = res.json();
-      assert.deepEqual(body.data.map((o: any) => o.id), [second.id, first.id]);
+      assert.deepEqual(
+        body.data.map((o: any) => o.id),
+        [second.id, first.id],
+      );
       assert.deepEqual(body.data[1], {
         id: first.id,
         name: 'Acme Corp',
@@ -46,7 +52,7 @@ for (const engine of engines()) {
       const now = Date.now();
       await insertOrg(h, a.accountId, 'Zürich Bank', now);
       await insertOrg(h, a.accountId, '100% Pure', now + 1);
-      await insertOrg(h, a.accountId, 'O\'Brien_Ltd', now + 2, 'obrien.ie');
+      await insertOrg(h, a.accountId, "O'Brien_Ltd", now + 2, 'obrien.ie');
       await insertOrg(h, a.accountId, 'Plain', now + 3, 'back\\slash.io');
       const names = async (q: string) => (await call(h, 'GET', '/api/v1/orgs', { key: a.key, query: { q } })).json().data.map((o: any) => o.name);
       assert.deepEqual(await names('ZÜRICH'), ['Zürich Bank']);
@@ -63,7 +69,10 @@ for (const engine of engines()) {
       for (let i = 0; i < 5; i++) await insertOrg(h, a.accountId, `Org ${i}`, 1000 + i);
       const page = async (query: Record<string, number>) => (await call(h, 'GET', '/api/v1/orgs', { key: a.key, query })).json();
       const p2 = await page({ page: 2, per_page: 2 });
-      assert.deepEqual(p2.data.map((o: any) => o.name), ['Org 2', 'Org 1']);
+      assert.deepEqual(
+        p2.data.map((o: any) => o.name),
+        ['Org 2', 'Org 1'],
+      );
       assert.deepEqual(p2.pagination, { page: 2, per_page: 2, total: 5, pages: 3, has_next: true, has_prev: true });
       const p3 = await page({ page: 3, per_page: 2 });
       assert.equal(p3.pagination.has_next, false);

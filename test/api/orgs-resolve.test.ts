@@ -20,7 +20,12 @@ for (const engine of engines()) {
 
     const resolve = (a: TestAccount, body: Record<string, unknown>) => call(h, 'POST', URL, { key: a.key, body });
     const links = (a: TestAccount) =>
-      h.db.selectFrom('org_external_ids').select(['org_id', 'source_app', 'external_org_id']).where('account_id', '=', a.accountId).orderBy('id').execute()
+      h.db
+        .selectFrom('org_external_ids')
+        .select(['org_id', 'source_app', 'external_org_id'])
+        .where('account_id', '=', a.accountId)
+        .orderBy('id')
+        .execute()
         .then((rows) => rows.map((r) => ({ org_id: Number(r.org_id), source_app: r.source_app, external_org_id: r.external_org_id })));
 
     test('a mapped pair answers mapped with the org, ignoring hints', async () => {
@@ -170,10 +175,11 @@ for (const engine of engines()) {
     test('simultaneous first resolves of one pair link it once', async () => {
       const a = await createTestAccount(h);
       const org = await insertOrg(h, a.accountId, 'Race Inc');
-      const results = await Promise.all(
-        Array.from({ length: 6 }, () => resolve(a, { source_app: 'race', external_org_id: 'r-1', org_name: 'Race Inc' })),
+      const results = await Promise.all(Array.from({ length: 6 }, () => resolve(a, { source_app: 'race', external_org_id: 'r-1', org_name: 'Race Inc' })));
+      assert.deepEqual(
+        results.map((r) => r.statusCode),
+        [200, 200, 200, 200, 200, 200],
       );
-      assert.deepEqual(results.map((r) => r.statusCode), [200, 200, 200, 200, 200, 200]);
       const statuses = results.map((r) => r.json().status).sort();
       assert.deepEqual(statuses, ['linked', 'mapped', 'mapped', 'mapped', 'mapped', 'mapped']);
       assert.ok(results.every((r) => r.json().org.id === org));

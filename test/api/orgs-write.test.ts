@@ -84,22 +84,39 @@ for (const engine of engines()) {
         const a = await createTestAccount(h);
         const org = await insertOrg(h, a.accountId, 'Acme');
         for (const bad of ['abc', '0', '-1', '1.5']) {
-          const err = assertError(await call(h, 'PUT', `/api/v1/orgs/${bad}/external-ids`, { key: a.key, body: { source_app: 'x', external_org_id: 'y' } }), 422, 'validation_error');
+          const err = assertError(
+            await call(h, 'PUT', `/api/v1/orgs/${bad}/external-ids`, { key: a.key, body: { source_app: 'x', external_org_id: 'y' } }),
+            422,
+            'validation_error',
+          );
           assert.ok(err.fields.org_id, bad);
         }
         const before = await tableCounts(h.db);
-        await assertRefusesAll(h, badBodies({ source_app: 'crm', external_org_id: 'e1' }, {
-          source_app: { kind: 'string', required: true },
-          external_org_id: { kind: 'string', required: true },
-          idempotency_key: { kind: 'string' },
-        }), (body) => put(a.key, org, body), { numRuns: 40 });
+        await assertRefusesAll(
+          h,
+          badBodies(
+            { source_app: 'crm', external_org_id: 'e1' },
+            {
+              source_app: { kind: 'string', required: true },
+              external_org_id: { kind: 'string', required: true },
+              idempotency_key: { kind: 'string' },
+            },
+          ),
+          (body) => put(a.key, org, body),
+          { numRuns: 40 },
+        );
         assert.deepEqual(await tableCounts(h.db), before);
       });
 
       test('common authentication and scope checks', async () => {
         const a = await createTestAccount(h);
         const org = await insertOrg(h, a.accountId, 'Acme');
-        await assertCommonAuth(h, a, { method: 'PUT', url: `/api/v1/orgs/${org}/external-ids`, scope: 'orgs:write', body: { source_app: 'x', external_org_id: 'y' } });
+        await assertCommonAuth(h, a, {
+          method: 'PUT',
+          url: `/api/v1/orgs/${org}/external-ids`,
+          scope: 'orgs:write',
+          body: { source_app: 'x', external_org_id: 'y' },
+        });
         const writer = await a.keyWith(['orgs:write']);
         assert.equal((await put(writer, org, { source_app: 'x', external_org_id: 'y' })).statusCode, 200);
       });
@@ -110,7 +127,14 @@ for (const engine of engines()) {
         const a = await createTestAccount(h);
         const res = await call(h, 'POST', '/api/v1/orgs', {
           key: a.key,
-          body: { name: 'New Co', domain: 'New-Co.example', external_ids: [{ source_app: 'crm', external_org_id: 'n1' }, { source_app: 'billing', external_org_id: 'n1' }] },
+          body: {
+            name: 'New Co',
+            domain: 'New-Co.example',
+            external_ids: [
+              { source_app: 'crm', external_org_id: 'n1' },
+              { source_app: 'billing', external_org_id: 'n1' },
+            ],
+          },
         });
         assert.equal(res.statusCode, 201);
         const org = res.json();
@@ -140,7 +164,13 @@ for (const engine of engines()) {
         const before = await tableCounts(h.db);
         const res = await call(h, 'POST', '/api/v1/orgs', {
           key: a.key,
-          body: { name: 'Late', external_ids: [{ source_app: 'crm', external_org_id: 'free' }, { source_app: 'crm', external_org_id: 'held' }] },
+          body: {
+            name: 'Late',
+            external_ids: [
+              { source_app: 'crm', external_org_id: 'free' },
+              { source_app: 'crm', external_org_id: 'held' },
+            ],
+          },
         });
         assertError(res, 409, 'external_id_conflict');
         assert.deepEqual(await tableCounts(h.db), before);
@@ -162,19 +192,37 @@ for (const engine of engines()) {
           [{ name: '' }, 'name', 'too_short'],
           [{ name: 'x', domain: 'not a domain' }, 'domain', 'invalid_format'],
           [{ name: 'x', external_ids: [{ source_app: 'a' }] }, 'external_ids.0.external_org_id', 'required'],
-          [{ name: 'x', external_ids: [{ source_app: 'a', external_org_id: 'b' }, { source_app: 'a', external_org_id: 'b' }] }, 'external_ids', 'duplicate'],
+          [
+            {
+              name: 'x',
+              external_ids: [
+                { source_app: 'a', external_org_id: 'b' },
+                { source_app: 'a', external_org_id: 'b' },
+              ],
+            },
+            'external_ids',
+            'duplicate',
+          ],
         ];
         const before = await tableCounts(h.db);
         for (const [body, field, reason] of cases) {
           const err = assertError(await call(h, 'POST', '/api/v1/orgs', { key: a.key, body }), 422, 'validation_error');
           assert.equal(err.fields[field], reason, JSON.stringify(body));
         }
-        await assertRefusesAll(h, badBodies({ name: 'Valid', domain: 'valid.io', external_ids: [] }, {
-          name: { kind: 'string', required: true },
-          domain: { kind: 'string', nullable: true },
-          external_ids: { kind: 'array' },
-          idempotency_key: { kind: 'string' },
-        }), (body) => call(h, 'POST', '/api/v1/orgs', { key: a.key, body }), { numRuns: 40 });
+        await assertRefusesAll(
+          h,
+          badBodies(
+            { name: 'Valid', domain: 'valid.io', external_ids: [] },
+            {
+              name: { kind: 'string', required: true },
+              domain: { kind: 'string', nullable: true },
+              external_ids: { kind: 'array' },
+              idempotency_key: { kind: 'string' },
+            },
+          ),
+          (body) => call(h, 'POST', '/api/v1/orgs', { key: a.key, body }),
+          { numRuns: 40 },
+        );
         assert.deepEqual(await tableCounts(h.db), before);
       });
 

@@ -52,7 +52,10 @@ for (const engine of engines()) {
     });
 
     test('bad sign-in bodies are 422 naming the field, and create no session', async () => {
-      const before = await h.db.selectFrom('console_sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const before = await h.db
+        .selectFrom('console_sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       const missing = await call(h, 'POST', '/api/v1/session', { body: { email: owner.email } });
       assert.equal(missing.statusCode, 422);
       assert.equal(missing.json().fields.password, 'required');
@@ -61,9 +64,15 @@ for (const engine of engines()) {
       const notJson = await call(h, 'POST', '/api/v1/session', { body: '{"email":', headers: { 'content-type': 'application/json' } });
       assert.equal(notJson.statusCode, 422);
       assert.equal(notJson.json().fields.body, 'invalid_json');
-      const form = await call(h, 'POST', '/api/v1/session', { body: `email=${owner.email}&password=x`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const form = await call(h, 'POST', '/api/v1/session', {
+        body: `email=${owner.email}&password=x`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       assert.equal(form.statusCode, 415);
-      const after = await h.db.selectFrom('console_sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const after = await h.db
+        .selectFrom('console_sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(after.n), Number(before.n));
     });
 

@@ -70,7 +70,13 @@ for (const engine of engines()) {
         {
           event_type: 'support.ticket.opened',
           org_id: org,
-          payload: { event_type: 'support.ticket.opened', org_id: org, timestamp: NOW, slog_id: body.id, slog: { id: body.id, title: 'Printer on fire', status: 'open' } },
+          payload: {
+            event_type: 'support.ticket.opened',
+            org_id: org,
+            timestamp: NOW,
+            slog_id: body.id,
+            slog: { id: body.id, title: 'Printer on fire', status: 'open' },
+          },
         },
         {
           event_type: 'support.log.created',
@@ -85,7 +91,8 @@ for (const engine of engines()) {
         },
       ]);
       const woken = (await h.lastWake()) ?? [];
-      for (const e of await outboxOf(h.db, a.accountId)) assert.ok(woken.includes(e.payload.id as string), 'the dispatcher, woken after the commit, finds both events');
+      for (const e of await outboxOf(h.db, a.accountId))
+        assert.ok(woken.includes(e.payload.id as string), 'the dispatcher, woken after the commit, finds both events');
       const contacts = await h.db.selectFrom('contacts').select('id').where('account_id', '=', a.accountId).execute();
       assert.equal(contacts.length, 1, 'no contact created');
     });
@@ -113,17 +120,25 @@ for (const engine of engines()) {
         [Number(contact.account_id), Number(contact.org_id), contact.email, contact.email_lc, contact.name, Number(contact.created_at)],
         [a.accountId, org, 'New.Person@Globex.com', 'new.person@globex.com', 'New Person', Date.parse(NOW)],
       );
-      const link = await h.db.selectFrom('org_external_ids').select('org_id').where('account_id', '=', a.accountId).where('external_org_id', '=', 'gx').executeTakeFirstOrThrow();
+      const link = await h.db
+        .selectFrom('org_external_ids')
+        .select('org_id')
+        .where('account_id', '=', a.accountId)
+        .where('external_org_id', '=', 'gx')
+        .executeTakeFirstOrThrow();
       assert.equal(Number(link.org_id), org);
       // Next time the mapping suffices, and the same e-mail finds the contact made the first time.
       const again = await create(a, { source_app: 'helpdesk', external_org_id: 'gx', title: 'Again', details: 'd', contact_email: 'new.person@globex.com' });
       assert.equal(again.json().contact_id, body.contact_id);
-      assert.deepEqual((await events(h, a)).map((e) => [e.event_type, e.org_id]), [
-        ['support.ticket.opened', org],
-        ['support.log.created', org],
-        ['support.ticket.opened', org],
-        ['support.log.created', org],
-      ]);
+      assert.deepEqual(
+        (await events(h, a)).map((e) => [e.event_type, e.org_id]),
+        [
+          ['support.ticket.opened', org],
+          ['support.log.created', org],
+          ['support.ticket.opened', org],
+          ['support.log.created', org],
+        ],
+      );
     });
 
     test('first use linked by contact e-mail, which then is the contact', async () => {
@@ -171,11 +186,21 @@ for (const engine of engines()) {
       assert.deepEqual(await tableCounts(h.db), before);
       // The contact rule is reported together with schema errors, and null or empty count as missing.
       const empty = assertError(await create(a, {}), 422, 'validation_error');
-      assert.deepEqual(empty.fields, { source_app: 'required', external_org_id: 'required', title: 'required', details: 'required', contact_email: 'required' });
+      assert.deepEqual(empty.fields, {
+        source_app: 'required',
+        external_org_id: 'required',
+        title: 'required',
+        details: 'required',
+        contact_email: 'required',
+      });
       const partial = assertError(await create(a, { source_app: 'hd', title: 'T', details: 'D' }), 422, 'validation_error');
       assert.deepEqual(partial.fields, { external_org_id: 'required', contact_email: 'required' });
       for (const contact_email of [null, '']) {
-        const res2 = assertError(await create(a, { source_app: 'hd', external_org_id: 'x', title: 'T', details: 'D', org_name: 'Acme', contact_email }), 422, 'validation_error');
+        const res2 = assertError(
+          await create(a, { source_app: 'hd', external_org_id: 'x', title: 'T', details: 'D', org_name: 'Acme', contact_email }),
+          422,
+          'validation_error',
+        );
         assert.equal(res2.fields.contact_email, 'required');
       }
       assert.deepEqual(await tableCounts(h.db), before);
@@ -216,10 +241,14 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       await insertOrg(h, a.accountId, 'Rollback Co');
       if (h.engine === 'sqlite') {
-        await sql`create trigger fail_log_event before insert on events when new.event_type = 'support.log.created' begin select raise(abort, 'boom'); end`.execute(h.db);
+        await sql`create trigger fail_log_event before insert on events when new.event_type = 'support.log.created' begin select raise(abort, 'boom'); end`.execute(
+          h.db,
+        );
       } else {
         await sql`create function fail_log_event() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$`.execute(h.db);
-        await sql`create trigger fail_log_event before insert on events for each row when (new.event_type = 'support.log.created') execute function fail_log_event()`.execute(h.db);
+        await sql`create trigger fail_log_event before insert on events for each row when (new.event_type = 'support.log.created') execute function fail_log_event()`.execute(
+          h.db,
+        );
       }
       try {
         const before = await tableCounts(h.db);
@@ -242,9 +271,15 @@ for (const engine of engines()) {
           create(a, { source_app: 'hd', external_org_id: 'busy', org_name: 'Busy Co', title: `T${i}`, details: 'D', contact_email: `c${i}@busy.io` }),
         ),
       );
-      assert.deepEqual(results.map((r) => [r.statusCode, r.json().org_id]), Array.from({ length: 5 }, () => [201, org]));
+      assert.deepEqual(
+        results.map((r) => [r.statusCode, r.json().org_id]),
+        Array.from({ length: 5 }, () => [201, org]),
+      );
       const links = await h.db.selectFrom('org_external_ids').select('org_id').where('account_id', '=', a.accountId).execute();
-      assert.deepEqual(links.map((l) => Number(l.org_id)), [org]);
+      assert.deepEqual(
+        links.map((l) => Number(l.org_id)),
+        [org],
+      );
       assert.equal((await outboxOf(h.db, a.accountId)).length, 10);
     });
 
@@ -292,8 +327,17 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       await linkPair(h, a.accountId, await insertOrg(h, a.accountId, 'Prop'), 'hd', 'prop');
       const valid = {
-        source_app: 'hd', external_org_id: 'prop', title: 'T', details: 'D', contact_email: 'p@prop.io', org_name: 'Prop',
-        note: 'n', channel: 'email', external_reference: 'R-1', metadata_json: { a: 1 }, contact_name: 'P',
+        source_app: 'hd',
+        external_org_id: 'prop',
+        title: 'T',
+        details: 'D',
+        contact_email: 'p@prop.io',
+        org_name: 'Prop',
+        note: 'n',
+        channel: 'email',
+        external_reference: 'R-1',
+        metadata_json: { a: 1 },
+        contact_name: 'P',
       };
       const spec = {
         source_app: { kind: 'string', required: true },
@@ -315,7 +359,12 @@ for (const engine of engines()) {
 
     test('common authentication and scope checks', async () => {
       const a = await createTestAccount(h);
-      await assertCommonAuth(h, a, { method: 'POST', url: URL, scope: 'support:write', body: { source_app: 'x', external_org_id: 'y', title: 'T', details: 'D' } });
+      await assertCommonAuth(h, a, {
+        method: 'POST',
+        url: URL,
+        scope: 'support:write',
+        body: { source_app: 'x', external_org_id: 'y', title: 'T', details: 'D' },
+      });
       const readOnly = await a.keyWith(['read']);
       assertError(await create({ ...a, key: readOnly }, { source_app: 'x' }), 403, 'forbidden');
     });

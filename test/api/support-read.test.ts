@@ -19,9 +19,21 @@ async function insertTicket(
   const r = await h.db
     .insertInto('tickets')
     .values({
-      account_id: a.accountId, org_id: orgId, contact_id: null, owner_user_id: f.owner ?? null, title: f.title, title_lc: f.title.toLowerCase(),
-      details: 'details', status: f.status ?? 'open', channel: 'api', external_reference: null, metadata: null, source_app: 'hd',
-      created_at: created, updated_at: f.updated ?? created, closed_at: f.status === 'closed' ? created : null,
+      account_id: a.accountId,
+      org_id: orgId,
+      contact_id: null,
+      owner_user_id: f.owner ?? null,
+      title: f.title,
+      title_lc: f.title.toLowerCase(),
+      details: 'details',
+      status: f.status ?? 'open',
+      channel: 'api',
+      external_reference: null,
+      metadata: null,
+      source_app: 'hd',
+      created_at: created,
+      updated_at: f.updated ?? created,
+      closed_at: f.status === 'closed' ? created : null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -59,10 +71,24 @@ for (const engine of engines()) {
       await insertTicket(h, a, org, { title: 'Tie A', created: T0 + DAY });
       await insertTicket(h, a, org, { title: 'Tie B', created: T0 + DAY });
       const body = await list(a);
-      assert.deepEqual(body.data.map((t: any) => t.title), ['Tie B', 'Tie A', 'First']);
+      assert.deepEqual(
+        body.data.map((t: any) => t.title),
+        ['Tie B', 'Tie A', 'First'],
+      );
       assert.deepEqual(body.data[2], {
-        id: first, org_id: org, contact_id: null, owner_user_id: null, title: 'First', details: 'details', status: 'open', channel: 'api',
-        external_reference: null, metadata: null, created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-01T00:00:00.000Z', closed_at: null,
+        id: first,
+        org_id: org,
+        contact_id: null,
+        owner_user_id: null,
+        title: 'First',
+        details: 'details',
+        status: 'open',
+        channel: 'api',
+        external_reference: null,
+        metadata: null,
+        created_at: '2026-11-01T00:00:00.000Z',
+        updated_at: '2026-11-01T00:00:00.000Z',
+        closed_at: null,
       });
       assert.deepEqual(body.pagination, { page: 1, per_page: 25, total: 3, pages: 1, has_next: false, has_prev: false });
     });
@@ -158,7 +184,10 @@ for (const engine of engines()) {
       const org = await insertOrg(h, a.accountId, 'Acme');
       for (let i = 0; i < 5; i++) await insertTicket(h, a, org, { title: `T${i}`, created: T0 + i });
       const p2 = await list(a, { page: 2, per_page: 2 });
-      assert.deepEqual(p2.data.map((t: any) => t.title), ['T2', 'T1']);
+      assert.deepEqual(
+        p2.data.map((t: any) => t.title),
+        ['T2', 'T1'],
+      );
       assert.deepEqual(p2.pagination, { page: 2, per_page: 2, total: 5, pages: 3, has_next: true, has_prev: true });
       const past = await list(a, { page: 9, per_page: 2 });
       assert.deepEqual(past, { data: [], pagination: { page: 9, per_page: 2, total: 5, pages: 3, has_next: false, has_prev: true } });
@@ -195,8 +224,18 @@ for (const engine of engines()) {
       const id = await insertTicket(h, a, org, { title: 'Mine', status: 'closed', owner: a.ownerId });
       const res = await call(h, 'GET', `/api/v1/support/tickets/${id}`, { key: a.key });
       assert.deepEqual(res.json(), {
-        id, org_id: org, contact_id: null, owner_user_id: a.ownerId, title: 'Mine', details: 'details', status: 'closed', channel: 'api',
-        external_reference: null, metadata: null, created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-01T00:00:00.000Z',
+        id,
+        org_id: org,
+        contact_id: null,
+        owner_user_id: a.ownerId,
+        title: 'Mine',
+        details: 'details',
+        status: 'closed',
+        channel: 'api',
+        external_reference: null,
+        metadata: null,
+        created_at: '2026-11-01T00:00:00.000Z',
+        updated_at: '2026-11-01T00:00:00.000Z',
         closed_at: '2026-11-01T00:00:00.000Z',
       });
       const theirs = await insertTicket(h, b, await insertOrg(h, b.accountId, 'B'), { title: 'Theirs' });
@@ -215,18 +254,44 @@ for (const engine of engines()) {
       const l2 = await insertLog(h, a, t, org, 'second', T0 + 2);
       const l3 = await insertLog(h, a, t, org, 'tie', T0 + 2);
       await insertLog(h, a, other, org, 'elsewhere', T0 + 3);
-      const logs = async (query: Record<string, string | number> = {}) => (await call(h, 'GET', `/api/v1/support/tickets/${t}/logs`, { key: a.key, query })).json();
+      const logs = async (query: Record<string, string | number> = {}) =>
+        (await call(h, 'GET', `/api/v1/support/tickets/${t}/logs`, { key: a.key, query })).json();
       const all = await logs();
-      assert.deepEqual(all.data.map((l: any) => l.id), [l3, l2, l1]);
-      assert.deepEqual(all.data[2], { id: l1, ticket_id: t, note: 'first', channel: 'email', author_user_id: a.ownerId, created_at: '2026-11-01T00:00:00.001Z' });
-      assert.deepEqual((await logs({ direction: 'asc' })).data.map((l: any) => l.id), [l1, l2, l3]);
-      assert.deepEqual((await logs({ sort: 'id', direction: 'desc' })).data.map((l: any) => l.id), [l3, l2, l1]);
+      assert.deepEqual(
+        all.data.map((l: any) => l.id),
+        [l3, l2, l1],
+      );
+      assert.deepEqual(all.data[2], {
+        id: l1,
+        ticket_id: t,
+        note: 'first',
+        channel: 'email',
+        author_user_id: a.ownerId,
+        created_at: '2026-11-01T00:00:00.001Z',
+      });
+      assert.deepEqual(
+        (await logs({ direction: 'asc' })).data.map((l: any) => l.id),
+        [l1, l2, l3],
+      );
+      assert.deepEqual(
+        (await logs({ sort: 'id', direction: 'desc' })).data.map((l: any) => l.id),
+        [l3, l2, l1],
+      );
       const p2 = await logs({ per_page: 2, page: 2 });
       assert.deepEqual([p2.data.map((l: any) => l.id), p2.pagination], [[l1], { page: 2, per_page: 2, total: 3, pages: 2, has_next: false, has_prev: true }]);
-      assert.ok(assertError(await call(h, 'GET', `/api/v1/support/tickets/${t}/logs`, { key: a.key, query: { sort: 'note' } }), 422, 'validation_error').fields.sort);
+      assert.ok(
+        assertError(await call(h, 'GET', `/api/v1/support/tickets/${t}/logs`, { key: a.key, query: { sort: 'note' } }), 422, 'validation_error').fields.sort,
+      );
 
       const one = await call(h, 'GET', `/api/v1/support/tickets/${t}/logs/${l2}`, { key: a.key });
-      assert.deepEqual(one.json(), { id: l2, ticket_id: t, note: 'second', channel: 'email', author_user_id: a.ownerId, created_at: '2026-11-01T00:00:00.002Z' });
+      assert.deepEqual(one.json(), {
+        id: l2,
+        ticket_id: t,
+        note: 'second',
+        channel: 'email',
+        author_user_id: a.ownerId,
+        created_at: '2026-11-01T00:00:00.002Z',
+      });
       assertError(await call(h, 'GET', `/api/v1/support/tickets/${other}/logs/${l2}`, { key: a.key }), 404, 'support_log_not_found');
 
       const theirs = await insertTicket(h, b, await insertOrg(h, b.accountId, 'B'), { title: 'Theirs' });
@@ -240,7 +305,12 @@ for (const engine of engines()) {
       const org = await insertOrg(h, a.accountId, 'Acme');
       const t = await insertTicket(h, a, org, { title: 'x' });
       const l = await insertLog(h, a, t, org, 'n', T0);
-      for (const url of ['/api/v1/support/tickets', `/api/v1/support/tickets/${t}`, `/api/v1/support/tickets/${t}/logs`, `/api/v1/support/tickets/${t}/logs/${l}`]) {
+      for (const url of [
+        '/api/v1/support/tickets',
+        `/api/v1/support/tickets/${t}`,
+        `/api/v1/support/tickets/${t}/logs`,
+        `/api/v1/support/tickets/${t}/logs/${l}`,
+      ]) {
         await assertCommonAuth(h, a, { method: 'GET', url, scope: 'support:read' });
         assert.equal((await call(h, 'GET', url, { key: await a.keyWith(['read']) })).statusCode, 200, url);
       }

@@ -55,12 +55,24 @@ for (const engine of engines()) {
         {
           event_type: 'support.ticket.closed',
           org_id: t.org,
-          payload: { event_type: 'support.ticket.closed', org_id: t.org, timestamp: '2026-11-21T08:00:00.000Z', slog_id: t.id, slog: { id: t.id, title: 'Broken', status: 'closed' } },
+          payload: {
+            event_type: 'support.ticket.closed',
+            org_id: t.org,
+            timestamp: '2026-11-21T08:00:00.000Z',
+            slog_id: t.id,
+            slog: { id: t.id, title: 'Broken', status: 'closed' },
+          },
         },
         {
           event_type: 'support.ticket.opened',
           org_id: t.org,
-          payload: { event_type: 'support.ticket.opened', org_id: t.org, timestamp: '2026-11-22T08:00:00.000Z', slog_id: t.id, slog: { id: t.id, title: 'Broken', status: 'pending' } },
+          payload: {
+            event_type: 'support.ticket.opened',
+            org_id: t.org,
+            timestamp: '2026-11-22T08:00:00.000Z',
+            slog_id: t.id,
+            slog: { id: t.id, title: 'Broken', status: 'pending' },
+          },
         },
       ]);
       assert.deepEqual((await call(h, 'GET', `/api/v1/support/tickets/${t.id}`, { key: a.key })).json(), reopened.json());
@@ -70,9 +82,15 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       const t = await ticketOf(a);
       const results = await Promise.all(Array.from({ length: 8 }, () => patch(a, t.id, { status: 'closed' })));
-      assert.ok(results.every((r) => r.statusCode === 200), results.map((r) => r.statusCode).join(','));
+      assert.ok(
+        results.every((r) => r.statusCode === 200),
+        results.map((r) => r.statusCode).join(','),
+      );
       const events = await newEvents(a, t.seen);
-      assert.deepEqual(events.map((e) => e.event_type), ['support.ticket.closed']);
+      assert.deepEqual(
+        events.map((e) => e.event_type),
+        ['support.ticket.closed'],
+      );
     });
 
     test('open ↔ pending, owner and title changes emit nothing; unchanged values change nothing', async () => {
@@ -95,7 +113,10 @@ for (const engine of engines()) {
       // Closing twice emits once.
       await patch(a, t.id, { status: 'closed' });
       await patch(a, t.id, { status: 'closed' });
-      assert.deepEqual((await newEvents(a, t.seen)).map((e) => e.event_type), ['support.ticket.closed']);
+      assert.deepEqual(
+        (await newEvents(a, t.seen)).map((e) => e.event_type),
+        ['support.ticket.closed'],
+      );
     });
 
     test('PATCH tenancy: ticket and owner of another account are 404, nothing changes', async () => {
@@ -117,7 +138,10 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       const t = await ticketOf(a);
       const user = async (email: string, supportEnabled: boolean) => {
-        const res = await call(h, 'POST', '/api/v1/users', { key: a.key, body: { email, display_name: email, role: 'member', support_enabled: supportEnabled } });
+        const res = await call(h, 'POST', '/api/v1/users', {
+          key: a.key,
+          body: { email, display_name: email, role: 'member', support_enabled: supportEnabled },
+        });
         assert.equal(res.statusCode, 201, res.body);
         return res.json().id as number;
       };
@@ -129,7 +153,10 @@ for (const engine of engines()) {
       const ticketRow = () => h.db.selectFrom('tickets').selectAll().where('id', '=', t.id).executeTakeFirstOrThrow();
       const untouched = await ticketRow();
       clock.set('2026-11-21T00:00:00.000Z');
-      for (const [owner, reason] of [[sales, 'not_support_enabled'], [gone, 'user_inactive']] as const) {
+      for (const [owner, reason] of [
+        [sales, 'not_support_enabled'],
+        [gone, 'user_inactive'],
+      ] as const) {
         for (const body of [{ owner_user_id: owner }, { owner_user_id: owner, status: 'closed', title: 'Not saved' }]) {
           const err = assertError(await patch(a, t.id, body), 422, 'validation_error');
           assert.deepEqual(err.fields, { owner_user_id: reason }, JSON.stringify(body));
@@ -166,12 +193,15 @@ for (const engine of engines()) {
       }
       await fc.assert(
         fc.asyncProperty(
-          badBodies({ status: 'closed', owner_user_id: a.ownerId, title: 'New' }, {
-            status: { kind: 'enum' },
-            owner_user_id: { kind: 'id', nullable: true },
-            title: { kind: 'string' },
-            idempotency_key: { kind: 'string' },
-          }),
+          badBodies(
+            { status: 'closed', owner_user_id: a.ownerId, title: 'New' },
+            {
+              status: { kind: 'enum' },
+              owner_user_id: { kind: 'id', nullable: true },
+              title: { kind: 'string' },
+              idempotency_key: { kind: 'string' },
+            },
+          ),
           async ({ body, field }) => {
             const err = assertError(await patch(a, t.id, body), 422, 'validation_error');
             assert.ok(err.fields[field], `${field} in ${JSON.stringify(err.fields)}`);
@@ -189,10 +219,20 @@ for (const engine of engines()) {
       const worst = '\u0001'.repeat(40_000);
       const res = await call(h, 'POST', `/api/v1/support/tickets/${t.id}/logs`, { key: a.key, body: { note: worst } });
       assert.equal(res.statusCode, 201, res.body.slice(0, 200));
-      const row = await h.db.selectFrom('events').select('payload').where('account_id', '=', a.accountId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+      const row = await h.db
+        .selectFrom('events')
+        .select('payload')
+        .where('account_id', '=', a.accountId)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
       assert.ok(Buffer.byteLength(row.payload) < 256 * 1024, `payload of ${Buffer.byteLength(row.payload)} bytes`);
       assert.equal(JSON.parse(row.payload).support_log.note, worst);
-      const over = assertError(await call(h, 'POST', `/api/v1/support/tickets/${t.id}/logs`, { key: a.key, body: { note: 'x'.repeat(40_001) } }), 422, 'validation_error');
+      const over = assertError(
+        await call(h, 'POST', `/api/v1/support/tickets/${t.id}/logs`, { key: a.key, body: { note: 'x'.repeat(40_001) } }),
+        422,
+        'validation_error',
+      );
       assert.equal(over.fields.note, 'too_long');
     });
 
@@ -205,14 +245,27 @@ for (const engine of engines()) {
       const res = await call(h, 'POST', `/api/v1/support/tickets/${t.id}/logs`, { key: a.key, body: { note: 'Customer replied', channel: 'email' } });
       assert.equal(res.statusCode, 201);
       const log = res.json();
-      assert.deepEqual(log, { id: log.id, ticket_id: t.id, note: 'Customer replied', channel: 'email', author_user_id: null, created_at: '2026-11-23T12:00:00.000Z' });
+      assert.deepEqual(log, {
+        id: log.id,
+        ticket_id: t.id,
+        note: 'Customer replied',
+        channel: 'email',
+        author_user_id: null,
+        created_at: '2026-11-23T12:00:00.000Z',
+      });
       assert.equal(res.headers.location, `/api/v1/support/tickets/${t.id}/logs/${log.id}`);
       assert.deepEqual((await call(h, 'GET', res.headers.location as string, { key: a.key })).json(), log);
       assert.deepEqual(await newEvents(a, seen), [
         {
           event_type: 'support.log.created',
           org_id: t.org,
-          payload: { event_type: 'support.log.created', org_id: t.org, timestamp: '2026-11-23T12:00:00.000Z', support_log_id: log.id, support_log: { id: log.id, note: 'Customer replied', channel: 'email' } },
+          payload: {
+            event_type: 'support.log.created',
+            org_id: t.org,
+            timestamp: '2026-11-23T12:00:00.000Z',
+            support_log_id: log.id,
+            support_log: { id: log.id, note: 'Customer replied', channel: 'email' },
+          },
         },
       ]);
       const [logEvent] = (await outboxOf(h.db, a.accountId)).slice(seen);
@@ -222,7 +275,10 @@ for (const engine of engines()) {
       const plain = await call(h, 'POST', `/api/v1/support/tickets/${t.id}/logs`, { key: a.key, body: { note: 'n' } });
       assert.equal(plain.json().channel, 'api');
       const logs = (await call(h, 'GET', `/api/v1/support/tickets/${t.id}/logs`, { key: a.key })).json();
-      assert.deepEqual(logs.data.map((l: any) => l.note), ['n', 'Customer replied', 'D']);
+      assert.deepEqual(
+        logs.data.map((l: any) => l.note),
+        ['n', 'Customer replied', 'D'],
+      );
     });
 
     test('POST logs: tenancy and bad bodies', async () => {
@@ -235,7 +291,10 @@ for (const engine of engines()) {
       assertError(await call(h, 'POST', '/api/v1/support/tickets/999999/logs', { key: a.key, body: { note: 'x' } }), 404, 'ticket_not_found');
       await fc.assert(
         fc.asyncProperty(
-          badBodies({ note: 'hello', channel: 'chat' }, { note: { kind: 'string', required: true }, channel: { kind: 'string' }, idempotency_key: { kind: 'string' } }),
+          badBodies(
+            { note: 'hello', channel: 'chat' },
+            { note: { kind: 'string', required: true }, channel: { kind: 'string' }, idempotency_key: { kind: 'string' } },
+          ),
           async ({ body, field }) => {
             const err = assertError(await call(h, 'POST', `/api/v1/support/tickets/${t.id}/logs`, { key: a.key, body }), 422, 'validation_error');
             assert.ok(err.fields[field], `${field} in ${JSON.stringify(err.fields)}`);

@@ -52,13 +52,26 @@ for (const engine of engines()) {
       const res = await call(h, 'GET', '/api/v1/users', { key: a.key });
       assert.equal(res.statusCode, 200);
       const body = res.json();
-      assert.deepEqual(body.data.map((u: any) => u.id), [bob, ann, a.ownerId]);
+      assert.deepEqual(
+        body.data.map((u: any) => u.id),
+        [bob, ann, a.ownerId],
+      );
       assert.deepEqual(body.data[0], {
-        id: bob, email: 'bob@example.com', display_name: 'bob', role: 'member', is_active: false, support_enabled: false,
+        id: bob,
+        email: 'bob@example.com',
+        display_name: 'bob',
+        role: 'member',
+        is_active: false,
+        support_enabled: false,
         created_at: '2026-01-01T00:00:02.000Z',
       });
       assert.deepEqual(body.data[1], {
-        id: ann, email: 'Ann@Example.com', display_name: 'Ann', role: 'admin', is_active: true, support_enabled: true,
+        id: ann,
+        email: 'Ann@Example.com',
+        display_name: 'Ann',
+        role: 'admin',
+        is_active: true,
+        support_enabled: true,
         created_at: '2026-01-01T00:00:01.000Z',
       });
       assert.equal(body.data[2].role, 'owner');
@@ -103,7 +116,10 @@ for (const engine of engines()) {
       for (let i = 1; i <= 4; i++) made.push(await insertUser(h, a.accountId, `u${i}@example.com`, T0 + i * 1000));
       const page = async (query: Record<string, number>) => (await call(h, 'GET', '/api/v1/users', { key: a.key, query })).json();
       const p2 = await page({ page: 2, per_page: 2 });
-      assert.deepEqual(p2.data.map((u: any) => u.id), [made[1], made[0]]);
+      assert.deepEqual(
+        p2.data.map((u: any) => u.id),
+        [made[1], made[0]],
+      );
       assert.deepEqual(p2.pagination, { page: 2, per_page: 2, total: 5, pages: 3, has_next: true, has_prev: true });
       const past = await page({ page: 9, per_page: 2 });
       assert.deepEqual(past.data, []);
@@ -157,7 +173,12 @@ for (const engine of engines()) {
       const res = await call(h, 'GET', `/api/v1/users/${id}`, { key: a.key });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), {
-        id, email: 'one@example.com', display_name: 'one', role: 'admin', is_active: true, support_enabled: false,
+        id,
+        email: 'one@example.com',
+        display_name: 'one',
+        role: 'admin',
+        is_active: true,
+        support_enabled: false,
         created_at: '2026-01-01T00:00:00.007Z',
       });
       assertError(await call(h, 'GET', `/api/v1/users/${id}`, { key: b.key }), 404, 'user_not_found');
@@ -182,7 +203,12 @@ for (const engine of engines()) {
       assert.equal(res.statusCode, 201, res.body);
       const body = res.json();
       assert.deepEqual(body, {
-        id: body.id, email: 'New.User@Example.com', display_name: 'New User', role: 'member', is_active: true, support_enabled: false,
+        id: body.id,
+        email: 'New.User@Example.com',
+        display_name: 'New User',
+        role: 'member',
+        is_active: true,
+        support_enabled: false,
         created_at: '2026-01-01T00:00:00.000Z',
       });
       assert.equal(res.headers.location, `/api/v1/users/${body.id}`);
@@ -245,17 +271,20 @@ for (const engine of engines()) {
       for (let i = 0; i < 64; i++) deep = { n: deep };
       const cases = fc.oneof(
         fc.constantFrom('email', 'display_name').map((f) => ({ body: { ...valid, [f]: undefined }, field: f })),
-        fc.record({
-          field: fc.constantFrom('email', 'display_name', 'role', 'is_active', 'support_enabled', 'password', 'idempotency_key'),
-          value: fc.oneof(fc.constant(null), fc.integer(), fc.constant(deep), fc.array(fc.string(), { maxLength: 2 }), fc.constant({})),
-        }).map(({ field, value }) => ({ body: { ...valid, [field]: value }, field })),
+        fc
+          .record({
+            field: fc.constantFrom('email', 'display_name', 'role', 'is_active', 'support_enabled', 'password', 'idempotency_key'),
+            value: fc.oneof(fc.constant(null), fc.integer(), fc.constant(deep), fc.array(fc.string(), { maxLength: 2 }), fc.constant({})),
+          })
+          .map(({ field, value }) => ({ body: { ...valid, [field]: value }, field })),
         fc.constantFrom('is_active', 'support_enabled').map((f) => ({ body: { ...valid, [f]: 'true' }, field: f })),
         fc.constantFrom('email', 'display_name').map((f) => ({ body: { ...valid, [f]: '' }, field: f })),
         fc.constantFrom('email', 'display_name', 'password').map((f) => ({ body: { ...valid, [f]: HUGE }, field: f })),
         fc.constantFrom('not-an-email', 'a@', '@b.io', 'a b@c.io', 'a@b@c.io', 'ü@ü').map((e) => ({ body: { ...valid, email: e }, field: 'email' })),
         fc.constantFrom('king', 'OWNER', '').map((r) => ({ body: { ...valid, role: r }, field: 'role' })),
         fc.constantFrom('short', '1234567').map((p) => ({ body: { ...valid, password: p }, field: 'password' })),
-        fc.string({ minLength: 1, maxLength: 8 })
+        fc
+          .string({ minLength: 1, maxLength: 8 })
           .filter((k) => !['email', 'display_name', 'role', 'is_active', 'support_enabled', 'password', 'idempotency_key', '__proto__'].includes(k))
           .map((k) => ({ body: { ...valid, [k]: 1 }, field: k })),
       );

@@ -9,7 +9,12 @@ import { call, createHarness, createTestAccount, FixedClock, type Harness, type 
 import { assertCommonAuth, assertError } from '../helpers/route-checks.ts';
 
 const BASE = '/api/v1/webhooks/endpoints';
-const body = (over: Record<string, unknown> = {}) => ({ name: 'CRM sync', url: 'https://example.com/hooks/custops', event_types: ['deal.won', 'deal.lost'], ...over });
+const body = (over: Record<string, unknown> = {}) => ({
+  name: 'CRM sync',
+  url: 'https://example.com/hooks/custops',
+  event_types: ['deal.won', 'deal.lost'],
+  ...over,
+});
 
 async function create(h: Harness, a: TestAccount, over: Record<string, unknown> = {}) {
   const res = await call(h, 'POST', BASE, { key: a.key, body: body(over) });
@@ -18,17 +23,58 @@ async function create(h: Harness, a: TestAccount, over: Record<string, unknown> 
 }
 
 const BLOCKED = [
-  'https://127.0.0.1/h', 'https://127.9.8.7/h', 'https://localhost/h', 'https://api.localhost/h', 'https://2130706433/h', 'https://0x7f.1/h',
-  'https://10.1.2.3/h', 'https://172.16.0.1/h', 'https://172.31.255.255/h', 'https://192.168.1.1/h',
-  'https://169.254.1.1/h', 'https://169.254.169.254/latest/meta-data', 'https://metadata.google.internal/h', 'https://100.100.100.200/h',
-  'https://100.64.0.1/h', 'https://100.127.255.254/h', 'https://224.0.0.1/h', 'https://239.255.255.250/h',
-  'https://0.0.0.0/h', 'https://0.1.2.3/h', 'https://240.0.0.1/h', 'https://255.255.255.255/h', 'https://192.0.2.10/h', 'https://198.18.0.1/h',
-  'https://[::1]/h', 'https://[::]/h', 'https://[fe80::1]/h', 'https://[fc00::1]/h', 'https://[fd12:3456::1]/h', 'https://[ff02::1]/h',
-  'https://[fec0::1]/h', 'https://[::ffff:127.0.0.1]/h', 'https://[::ffff:10.0.0.1]/h', 'https://[::ffff:169.254.169.254]/h', 'https://[::127.0.0.1]/h',
-  'https://[2002:7f00:1::1]/h', 'https://[2002:c0a8:101::1]/h', 'https://[64:ff9b::7f00:1]/h', 'https://[64:ff9b::a00:1]/h', 'https://[64:ff9b:1::1]/h',
-  'https://[fd00:ec2::254]/h', 'https://[2001:db8::1]/h', 'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/h',
+  'https://127.0.0.1/h',
+  'https://127.9.8.7/h',
+  'https://localhost/h',
+  'https://api.localhost/h',
+  'https://2130706433/h',
+  'https://0x7f.1/h',
+  'https://10.1.2.3/h',
+  'https://172.16.0.1/h',
+  'https://172.31.255.255/h',
+  'https://192.168.1.1/h',
+  'https://169.254.1.1/h',
+  'https://169.254.169.254/latest/meta-data',
+  'https://metadata.google.internal/h',
+  'https://100.100.100.200/h',
+  'https://100.64.0.1/h',
+  'https://100.127.255.254/h',
+  'https://224.0.0.1/h',
+  'https://239.255.255.250/h',
+  'https://0.0.0.0/h',
+  'https://0.1.2.3/h',
+  'https://240.0.0.1/h',
+  'https://255.255.255.255/h',
+  'https://192.0.2.10/h',
+  'https://198.18.0.1/h',
+  'https://[::1]/h',
+  'https://[::]/h',
+  'https://[fe80::1]/h',
+  'https://[fc00::1]/h',
+  'https://[fd12:3456::1]/h',
+  'https://[ff02::1]/h',
+  'https://[fec0::1]/h',
+  'https://[::ffff:127.0.0.1]/h',
+  'https://[::ffff:10.0.0.1]/h',
+  'https://[::ffff:169.254.169.254]/h',
+  'https://[::127.0.0.1]/h',
+  'https://[2002:7f00:1::1]/h',
+  'https://[2002:c0a8:101::1]/h',
+  'https://[64:ff9b::7f00:1]/h',
+  'https://[64:ff9b::a00:1]/h',
+  'https://[64:ff9b:1::1]/h',
+  'https://[fd00:ec2::254]/h',
+  'https://[2001:db8::1]/h',
+  'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/h',
 ];
-const ALLOWED = ['https://8.8.8.8/h', 'https://[2606:4700:4700::1111]/h', 'https://[::ffff:8.8.8.8]/h', 'https://[64:ff9b::808:808]/h', 'https://[2002:808:808::1]/h', 'https://example.com:8443/x?y=1'];
+const ALLOWED = [
+  'https://8.8.8.8/h',
+  'https://[2606:4700:4700::1111]/h',
+  'https://[::ffff:8.8.8.8]/h',
+  'https://[64:ff9b::808:808]/h',
+  'https://[2002:808:808::1]/h',
+  'https://example.com:8443/x?y=1',
+];
 
 for (const engine of engines()) {
   describe(`webhook endpoints [${engine}]`, () => {
@@ -47,10 +93,20 @@ for (const engine of engines()) {
       assert.equal(res.headers.location, `${BASE}/${created.id}`);
       assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
       assert.equal(Buffer.from(created.secret.slice(6), 'base64').length, 32);
-      assert.deepEqual({ ...created, secret: undefined }, {
-        id: created.id, name: 'CRM sync', url: 'https://example.com/hooks/custops', event_types: ['deal.won', 'deal.lost'], enabled: true,
-        disabled_reason: null, created_at: '2026-11-20T10:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z', secret: undefined,
-      });
+      assert.deepEqual(
+        { ...created, secret: undefined },
+        {
+          id: created.id,
+          name: 'CRM sync',
+          url: 'https://example.com/hooks/custops',
+          event_types: ['deal.won', 'deal.lost'],
+          enabled: true,
+          disabled_reason: null,
+          created_at: '2026-11-20T10:00:00.000Z',
+          updated_at: '2026-11-20T10:00:00.000Z',
+          secret: undefined,
+        },
+      );
       const row = await h.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
       assert.ok(!row.secret_encrypted.includes(created.secret.slice(6, 20)));
       assert.equal(decryptSecret(h.config.secretKey!, row.secret_encrypted), created.secret);
@@ -72,19 +128,30 @@ for (const engine of engines()) {
       const list = await call(h, 'GET', BASE, { key: a.key, query: { per_page: 2 } });
       assert.equal(list.statusCode, 200);
       assert.doesNotMatch(list.body, /secret|whsec_/);
-      assert.deepEqual(list.json().data.map((e: any) => e.id), [ids[2], ids[1]]);
+      assert.deepEqual(
+        list.json().data.map((e: any) => e.id),
+        [ids[2], ids[1]],
+      );
       assert.deepEqual(list.json().pagination, { page: 1, per_page: 2, total: 3, pages: 2, has_next: true, has_prev: false });
       const p2 = (await call(h, 'GET', BASE, { key: a.key, query: { per_page: 2, page: 2 } })).json();
-      assert.deepEqual(p2.data.map((e: any) => e.id), [ids[0]]);
+      assert.deepEqual(
+        p2.data.map((e: any) => e.id),
+        [ids[0]],
+      );
       const one = await call(h, 'GET', `${BASE}/${ids[0]}`, { key: a.key });
       assert.equal(one.statusCode, 200);
       assert.doesNotMatch(one.body, /secret|whsec_/);
       assert.deepEqual(Object.keys(one.json()).sort(), ['created_at', 'disabled_reason', 'enabled', 'event_types', 'id', 'name', 'updated_at', 'url']);
       assert.equal((await call(h, 'GET', BASE, { key: b.key })).json().pagination.total, 0);
       for (const [method, url, payload] of [
-        ['GET', `${BASE}/${ids[0]}`], ['PATCH', `${BASE}/${ids[0]}`, { name: 'x' }], ['DELETE', `${BASE}/${ids[0]}`],
-        ['POST', `${BASE}/${ids[0]}/rotate-secret`, {}], ['POST', `${BASE}/${ids[0]}/recover`, { since: '2026-01-01' }],
-        ['GET', `${BASE}/999999`], ['PATCH', `${BASE}/999999`, { name: 'x' }], ['DELETE', `${BASE}/999999`],
+        ['GET', `${BASE}/${ids[0]}`],
+        ['PATCH', `${BASE}/${ids[0]}`, { name: 'x' }],
+        ['DELETE', `${BASE}/${ids[0]}`],
+        ['POST', `${BASE}/${ids[0]}/rotate-secret`, {}],
+        ['POST', `${BASE}/${ids[0]}/recover`, { since: '2026-01-01' }],
+        ['GET', `${BASE}/999999`],
+        ['PATCH', `${BASE}/999999`, { name: 'x' }],
+        ['DELETE', `${BASE}/999999`],
       ] as const) {
         assertError(await call(h, method, url, { key: b.key, body: payload }), 404, 'webhook_endpoint_not_found');
       }
@@ -95,10 +162,21 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       const e = await create(h, a);
       clock.advance(5000);
-      const res = await call(h, 'PATCH', `${BASE}/${e.id}`, { key: a.key, body: { name: 'Renamed', url: 'https://hooks.example.org/v2', event_types: ['support.log.created'], enabled: false } });
+      const res = await call(h, 'PATCH', `${BASE}/${e.id}`, {
+        key: a.key,
+        body: { name: 'Renamed', url: 'https://hooks.example.org/v2', event_types: ['support.log.created'], enabled: false },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const { secret: _s, ...view } = e;
-      assert.deepEqual(res.json(), { ...view, name: 'Renamed', url: 'https://hooks.example.org/v2', event_types: ['support.log.created'], enabled: false, disabled_reason: 'manual', updated_at: '2026-11-20T10:00:08.000Z' });
+      assert.deepEqual(res.json(), {
+        ...view,
+        name: 'Renamed',
+        url: 'https://hooks.example.org/v2',
+        event_types: ['support.log.created'],
+        enabled: false,
+        disabled_reason: 'manual',
+        updated_at: '2026-11-20T10:00:08.000Z',
+      });
       await h.db.updateTable('webhook_endpoints').set({ disabled_reason: 'gone' }).where('id', '=', e.id).execute();
       const again = (await call(h, 'PATCH', `${BASE}/${e.id}`, { key: a.key, body: { enabled: true } })).json();
       assert.equal(again.enabled, true);
@@ -141,9 +219,42 @@ for (const engine of engines()) {
       const a = await createTestAccount(h);
       const e = await create(h, a);
       const ev = async (created: number) =>
-        (await h.db.insertInto('events').values({ account_id: a.accountId, public_id: `evt_r${created}${Math.random()}`, event_type: 'deal.won', org_id: 1, payload: '{}', created_at: created, dispatched_at: created }).returning('id').executeTakeFirstOrThrow()).id;
+        (
+          await h.db
+            .insertInto('events')
+            .values({
+              account_id: a.accountId,
+              public_id: `evt_r${created}${Math.random()}`,
+              event_type: 'deal.won',
+              org_id: 1,
+              payload: '{}',
+              created_at: created,
+              dispatched_at: created,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
       const mk = async (created: number, status: 'failed' | 'sent') =>
-        h.db.insertInto('webhook_deliveries').values({ account_id: a.accountId, endpoint_id: e.id, event_id: await ev(created), event_type: 'deal.won', status, attempts: 10, next_attempt_at: null, response_status: 500, error: 'http_status', duration_ms: 3, locked_until: null, created_at: created, last_attempt_at: created, next_trigger: null }).returning('id').executeTakeFirstOrThrow();
+        h.db
+          .insertInto('webhook_deliveries')
+          .values({
+            account_id: a.accountId,
+            endpoint_id: e.id,
+            event_id: await ev(created),
+            event_type: 'deal.won',
+            status,
+            attempts: 10,
+            next_attempt_at: null,
+            response_status: 500,
+            error: 'http_status',
+            duration_ms: 3,
+            locked_until: null,
+            created_at: created,
+            last_attempt_at: created,
+            next_trigger: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
       const inWindow = await mk(Date.UTC(2026, 10, 10, 12), 'failed');
       const before = await mk(Date.UTC(2026, 10, 9, 12), 'failed');
       await mk(Date.UTC(2026, 10, 10, 13), 'sent');
@@ -153,7 +264,14 @@ for (const engine of engines()) {
       const rows = await h.db.selectFrom('webhook_deliveries').select(['id', 'next_attempt_at', 'next_trigger']).where('endpoint_id', '=', e.id).execute();
       assert.deepEqual({ ...rows.find((r) => r.id === inWindow.id) }, { id: inWindow.id, next_attempt_at: clock.now(), next_trigger: 'manual' });
       assert.equal(rows.find((r) => r.id === before.id)!.next_attempt_at, null);
-      for (const [b, field] of [[{}, 'since'], [{ since: '2026-02-30' }, 'since'], [{ since: 'yesterday' }, 'since'], [{ since: '2026-11-10', until: '2026-13-01' }, 'until'], [{ since: 5 }, 'since'], [{ since: '2026-11-10', extra: 1 }, 'extra']] as const) {
+      for (const [b, field] of [
+        [{}, 'since'],
+        [{ since: '2026-02-30' }, 'since'],
+        [{ since: 'yesterday' }, 'since'],
+        [{ since: '2026-11-10', until: '2026-13-01' }, 'until'],
+        [{ since: 5 }, 'since'],
+        [{ since: '2026-11-10', extra: 1 }, 'extra'],
+      ] as const) {
         const err = assertError(await call(h, 'POST', `${BASE}/${e.id}/recover`, { key: a.key, body: b }), 422, 'validation_error');
         assert.ok(err.fields[field], JSON.stringify(err.fields));
       }
@@ -162,7 +280,13 @@ for (const engine of engines()) {
     test('URL rules: HTTPS only, and every blocked address class is refused at registration', async () => {
       const a = await createTestAccount(h);
       const before = await tableCounts(h.db);
-      for (const [url, reason] of [['http://example.com/h', 'not_allowed'], ['ftp://example.com/h', 'not_allowed'], ['not a url', 'invalid_format'], ['https://user:pw@example.com/h', 'not_allowed'], ['//example.com', 'invalid_format']] as const) {
+      for (const [url, reason] of [
+        ['http://example.com/h', 'not_allowed'],
+        ['ftp://example.com/h', 'not_allowed'],
+        ['not a url', 'invalid_format'],
+        ['https://user:pw@example.com/h', 'not_allowed'],
+        ['//example.com', 'invalid_format'],
+      ] as const) {
         const err = assertError(await call(h, 'POST', BASE, { key: a.key, body: body({ url }) }), 422, 'validation_error');
         assert.equal(err.fields.url, reason, url);
       }
@@ -172,7 +296,11 @@ for (const engine of engines()) {
       }
       assert.deepEqual(await tableCounts(h.db), before);
       const e = await create(h, a);
-      const patched = assertError(await call(h, 'PATCH', `${BASE}/${e.id}`, { key: a.key, body: { url: 'https://[::ffff:192.168.0.1]/x' } }), 422, 'validation_error');
+      const patched = assertError(
+        await call(h, 'PATCH', `${BASE}/${e.id}`, { key: a.key, body: { url: 'https://[::ffff:192.168.0.1]/x' } }),
+        422,
+        'validation_error',
+      );
       assert.equal(patched.fields.url, 'not_allowed');
       for (const url of ALLOWED) assert.equal((await create(h, a, { url })).url, url);
     });
@@ -180,9 +308,20 @@ for (const engine of engines()) {
     test('event_types: a non-empty subset of exactly the seven catalog types', async () => {
       const a = await createTestAccount(h);
       assert.deepEqual((await create(h, a, { event_types: [...EVENT_TYPES] })).event_types, [...EVENT_TYPES]);
-      for (const [types, reason] of [[[], 'too_short'], [['customer.created'], 'invalid_enum'], [['task.completed'], 'invalid_enum'], [['deal.*'], 'invalid_enum'], [['deal.won', 'DEAL.LOST'], 'invalid_enum'], ['deal.won', 'invalid_type'], [[1], 'invalid_type']] as const) {
+      for (const [types, reason] of [
+        [[], 'too_short'],
+        [['customer.created'], 'invalid_enum'],
+        [['task.completed'], 'invalid_enum'],
+        [['deal.*'], 'invalid_enum'],
+        [['deal.won', 'DEAL.LOST'], 'invalid_enum'],
+        ['deal.won', 'invalid_type'],
+        [[1], 'invalid_type'],
+      ] as const) {
         const err = assertError(await call(h, 'POST', BASE, { key: a.key, body: body({ event_types: types }) }), 422, 'validation_error');
-        assert.ok(Object.keys(err.fields).some((f) => f.startsWith('event_types')), JSON.stringify(err.fields));
+        assert.ok(
+          Object.keys(err.fields).some((f) => f.startsWith('event_types')),
+          JSON.stringify(err.fields),
+        );
         if (Array.isArray(types) && types.every((t) => typeof t === 'string')) assert.equal(err.fields.event_types, reason);
       }
     });
@@ -192,8 +331,23 @@ for (const engine of engines()) {
       const e = await create(h, a);
       const bad = fc.oneof(
         fc.record({ name: fc.oneof(fc.integer(), fc.constant(null), fc.constant(''), fc.constant('x'.repeat(100_000)), fc.boolean()) }),
-        fc.record({ url: fc.oneof(fc.integer(), fc.constant(null), fc.constant(''), fc.constant('https://' + 'a'.repeat(100_000)), fc.webUrl().map((u) => u.replace(/^https?/, 'http'))) }),
-        fc.record({ event_types: fc.oneof(fc.constant(null), fc.constant([]), fc.array(fc.string(), { minLength: 1 }).filter((l) => l.some((t) => !(EVENT_TYPES as readonly string[]).includes(t))), fc.constant({ a: { b: { c: {} } } })) }),
+        fc.record({
+          url: fc.oneof(
+            fc.integer(),
+            fc.constant(null),
+            fc.constant(''),
+            fc.constant('https://' + 'a'.repeat(100_000)),
+            fc.webUrl().map((u) => u.replace(/^https?/, 'http')),
+          ),
+        }),
+        fc.record({
+          event_types: fc.oneof(
+            fc.constant(null),
+            fc.constant([]),
+            fc.array(fc.string(), { minLength: 1 }).filter((l) => l.some((t) => !(EVENT_TYPES as readonly string[]).includes(t))),
+            fc.constant({ a: { b: { c: {} } } }),
+          ),
+        }),
         fc.record({ enabled: fc.oneof(fc.constant('true'), fc.constant(1), fc.constant(null)) }),
         fc.record({ x_unknown: fc.anything().filter((v) => v !== undefined) }),
       );
@@ -205,7 +359,10 @@ for (const engine of engines()) {
             ? await call(h, 'POST', BASE, { key: a.key, body: { ...body(), ...patch } })
             : await call(h, 'PATCH', `${BASE}/${e.id}`, { key: a.key, body: patch });
           const err = assertError(res, 422, 'validation_error');
-          assert.ok(Object.keys(err.fields).some((f) => f === field || f.startsWith(field + '.')), `${JSON.stringify(patch).slice(0, 200)} → ${JSON.stringify(err.fields)}`);
+          assert.ok(
+            Object.keys(err.fields).some((f) => f === field || f.startsWith(field + '.')),
+            `${JSON.stringify(patch).slice(0, 200)} → ${JSON.stringify(err.fields)}`,
+          );
         }),
         { numRuns: 40 },
       );

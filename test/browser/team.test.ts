@@ -94,7 +94,10 @@ describe('Team page (browser)', BROWSER_TEST, () => {
     await ownerRow.waitFor();
     assert.equal(await ownerRow.getByRole('button').count(), 0, 'no actions on an owner for an admin');
     const session = await (await page.request.get('/api/v1/session')).json();
-    const promote = await page.request.patch(`/api/v1/users/${app.server.member.id}`, { data: { role: 'owner' }, headers: { 'x-csrf-token': session.csrf_token } });
+    const promote = await page.request.patch(`/api/v1/users/${app.server.member.id}`, {
+      data: { role: 'owner' },
+      headers: { 'x-csrf-token': session.csrf_token },
+    });
     assert.equal(promote.status(), 403);
   });
 

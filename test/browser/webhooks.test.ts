@@ -57,7 +57,10 @@ describe('Webhooks pages (browser, real HTTPS receiver)', BROWSER_TEST, () => {
     const body = JSON.parse(arrived[0].raw.toString());
     assert.equal(body.test, true);
     assert.equal(body.deal.title, `Deal ${XSS}`);
-    await page.getByRole('row', { name: /x-service-signature/ }).getByText('••••••••').waitFor();
+    await page
+      .getByRole('row', { name: /x-service-signature/ })
+      .getByText('••••••••')
+      .waitFor();
     await page.getByRole('cell', { name: 'test', exact: true }).waitFor();
     await assertAccessible(page, 'delivery page');
     await screenshot(page, 'webhook-delivery-sent-1280');

@@ -130,7 +130,12 @@ for (const engine of engines()) {
       const freshIds = fresh.map((a) => Number(a.body.id));
       assert.equal(rows.length, KEYS + fresh.length, 'each write exactly once');
       assert.deepEqual(new Set(rows.map((r) => Number(r.id))), new Set([...ids.values(), ...freshIds]));
-      const events = await db.handle.db.selectFrom('events').select('id').where('account_id', '=', account.id).where('event_type', '=', 'deal.activity.created').execute();
+      const events = await db.handle.db
+        .selectFrom('events')
+        .select('id')
+        .where('account_id', '=', account.id)
+        .where('event_type', '=', 'deal.activity.created')
+        .execute();
       assert.equal(events.length, rows.length, 'outbox events equal writes');
     });
   });

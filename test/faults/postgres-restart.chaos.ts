@@ -48,7 +48,11 @@ describe('PostgreSQL stopped with -m immediate and started again under load', ()
     await waitUntil('the worker to start', () => /custops worker started/.test(worker.output()), 90_000);
     const api = `${url}/api/v1`;
     const post = (path: string, body: unknown) => request(`${api}${path}`, { method: 'POST', headers: bearer(key), body: JSON.stringify(body) });
-    const endpoint = await post('/webhooks/endpoints', { name: 'restart', url: receiver.url('/restart'), event_types: ['deal.created', 'deal.activity.created'] });
+    const endpoint = await post('/webhooks/endpoints', {
+      name: 'restart',
+      url: receiver.url('/restart'),
+      event_types: ['deal.created', 'deal.activity.created'],
+    });
     assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
     const org = await post('/orgs', { name: 'Restart Org' });
     const deal = await post('/deals', { org_id: org.body.id, title: 'Through the restart' });
@@ -99,7 +103,10 @@ describe('PostgreSQL stopped with -m immediate and started again under load', ()
     assert.deepEqual([...new Set(afterUp.map((a) => a.status))], [201], 'no failure after the database returned');
     const firstOk = Math.min(...afterUp.map((a) => a.sentAt + a.ms)) - upAt;
     assert.ok(firstOk < 2_000, `first success ${firstOk} ms after the database returned`);
-    assert.ok(answers.some((a) => a.status === 201 && a.sentAt < stoppedAt), 'writes before the stop succeeded');
+    assert.ok(
+      answers.some((a) => a.status === 201 && a.sentAt < stoppedAt),
+      'writes before the stop succeeded',
+    );
     t.diagnostic(
       `${answers.length} writes: ${byStatus.get(201)!.length} × 201, ${unavailable.length} × 503 (slowest ${Math.max(...unavailable.map((a) => a.ms))} ms); ` +
         `first success ${firstOk} ms after the database returned`,

@@ -31,7 +31,11 @@ describe('Redis hung (SIGSTOP) and killed under two serve processes', () => {
     await migrateToLatest(database.db);
     const deps = { db: database.db, clock: systemClock };
     const { account } = await createAccount(deps, { name: 'Redis chaos' });
-    for (const [name, limit] of [['load', 100_000], ['perProcess', 10], ['shared', 5]] as const) {
+    for (const [name, limit] of [
+      ['load', 100_000],
+      ['perProcess', 10],
+      ['shared', 5],
+    ] as const) {
       keys[name] = (await createApiKey(deps, { accountId: account.id, name, scopes: ['*'], rateLimitPerMinute: limit })).secret;
     }
     await database.close();
@@ -96,7 +100,10 @@ describe('Redis hung (SIGSTOP) and killed under two serve processes', () => {
     const down: Answer[] = [];
     for (let i = 0; i < 20; i++) down.push(await list(i % 2 ? b.url : a.url, keys.load));
     assert.deepEqual([...new Set(down.map((r) => r.status))], [200]);
-    assert.ok(Math.max(...down.map((r) => r.ms)) < normal + BUDGET_MS + SLACK_MS, `no request waits on a dead Redis: ${down.map((r) => r.ms)} (normal ${normal})`);
+    assert.ok(
+      Math.max(...down.map((r) => r.ms)) < normal + BUDGET_MS + SLACK_MS,
+      `no request waits on a dead Redis: ${down.map((r) => r.ms)} (normal ${normal})`,
+    );
 
     // Back: each process notices within its probe interval and counts in Redis again, shared.
     await redis.start();

@@ -2,16 +2,34 @@ import type { Db } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
 
 const TABLES: (keyof Database)[] = [
-  'accounts', 'users', 'api_keys', 'orgs', 'org_external_ids', 'contacts', 'marketing_audiences', 'contact_audiences',
-  'deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'webhook_endpoints', 'events',
-  'webhook_deliveries', 'webhook_attempts', 'idempotency_keys',
+  'accounts',
+  'users',
+  'api_keys',
+  'orgs',
+  'org_external_ids',
+  'contacts',
+  'marketing_audiences',
+  'contact_audiences',
+  'deals',
+  'deal_status_history',
+  'deal_activities',
+  'tickets',
+  'support_logs',
+  'webhook_endpoints',
+  'events',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'idempotency_keys',
 ];
 
 /** Row counts of every table: a rejected request must leave them all unchanged (the outbox included). */
 export async function tableCounts(db: Db): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const t of TABLES) {
-    const r = await db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom(t)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     out[t] = Number(r.n);
   }
   return out;

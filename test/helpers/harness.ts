@@ -43,7 +43,13 @@ export async function createHarness(engine: EngineName, options: HarnessOptions 
   const clock = options.clock ?? systemClock;
   let lastWake: Promise<string[]> | null = null;
   const pending = () =>
-    database.handle.db.selectFrom('events').select('public_id').where('dispatched_at', 'is', null).orderBy('id').execute().then((rows) => rows.map((r) => r.public_id));
+    database.handle.db
+      .selectFrom('events')
+      .select('public_id')
+      .where('dispatched_at', 'is', null)
+      .orderBy('id')
+      .execute()
+      .then((rows) => rows.map((r) => r.public_id));
   const app = await buildApp(config, {
     database: database.handle,
     clock,
@@ -103,7 +109,12 @@ export interface CallOptions {
 }
 
 /** An HTTP call through Fastify's injector, with the key as a Bearer token and JSON in and out. */
-export async function call(h: Harness, method: InjectOptions['method'], url: string, options: CallOptions = {}): Promise<LightMyRequestResponse & { json: () => any }> {
+export async function call(
+  h: Harness,
+  method: InjectOptions['method'],
+  url: string,
+  options: CallOptions = {},
+): Promise<LightMyRequestResponse & { json: () => any }> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let payload: string | undefined;

@@ -11,6 +11,8 @@ export async function servedDocument(): Promise<{ h: Harness; doc: any }> {
 /** Every operation of the document, named `METHOD /path`. */
 export function operations(doc: any): { id: string; op: any }[] {
   return Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-    Object.entries(item).filter(([m]) => METHODS.includes(m)).map(([method, op]) => ({ id: `${method.toUpperCase()} ${path}`, op })),
+    Object.entries(item)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([method, op]) => ({ id: `${method.toUpperCase()} ${path}`, op })),
   );
 }

@@ -35,7 +35,7 @@ export async function assertCommonAuth(h: Harness, account: TestAccount, route: 
   assertError(await send('cok_not_a_real_key'), 401, 'unauthorized');
 
   const revokedKey = await account.keyWith(['*']);
-  const { id } = (await h.db.selectFrom('api_keys').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow());
+  const { id } = await h.db.selectFrom('api_keys').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
   await revokeApiKey({ db: h.db, clock: h.clock }, id);
   assertError(await send(revokedKey), 401, 'unauthorized');
 

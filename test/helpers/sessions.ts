@@ -16,7 +16,12 @@ export interface ConsoleLogin {
 /** Adds a team user with a password to the account. */
 export async function addUser(h: Harness, accountId: number, role: 'owner' | 'admin' | 'member', email?: string): Promise<{ id: number; email: string }> {
   const address = email ?? `${role}-${randomBytes(4).toString('hex')}@example.com`;
-  const user = await createUser({ db: h.db, write: createWrite({ db: h.db, clock: h.clock, wakeDispatcher: () => {} }) }, accountId, { email: address, display_name: `A ${role}`, role, password: TEST_PASSWORD });
+  const user = await createUser({ db: h.db, write: createWrite({ db: h.db, clock: h.clock, wakeDispatcher: () => {} }) }, accountId, {
+    email: address,
+    display_name: `A ${role}`,
+    role,
+    password: TEST_PASSWORD,
+  });
   return { id: user.id, email: address };
 }
 
@@ -30,7 +35,13 @@ export async function signIn(h: Harness, email: string, password = TEST_PASSWORD
 }
 
 /** A request as the signed-in console user: the cookie, and the CSRF token on writes unless told otherwise. */
-export function asUser(h: Harness, login: ConsoleLogin, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, options: CallOptions & { csrf?: string | null } = {}) {
+export function asUser(
+  h: Harness,
+  login: ConsoleLogin,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  options: CallOptions & { csrf?: string | null } = {},
+) {
   const headers: Record<string, string> = { cookie: login.cookie, ...(options.headers ?? {}) };
   const csrf = options.csrf === undefined ? login.csrf : options.csrf;
   if (method !== 'GET' && csrf !== null) headers['x-csrf-token'] = csrf;

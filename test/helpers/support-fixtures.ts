@@ -88,9 +88,7 @@ export function badBodies(valid: Record<string, unknown>, spec: Record<string, F
     if (s.kind === 'enum') options.push(fc.constantFrom('bogus', 'OPEN', ' open'));
     return fc.oneof(...options);
   };
-  const mutated = fc.constantFrom(...names).chain((field) =>
-    wrongValue(spec[field]).map((value) => ({ body: { ...valid, [field]: value }, field })),
-  );
+  const mutated = fc.constantFrom(...names).chain((field) => wrongValue(spec[field]).map((value) => ({ body: { ...valid, [field]: value }, field })));
   const required = names.filter((n) => spec[n].required);
   const missing = required.length
     ? fc.constantFrom(...required).map((field) => {
@@ -99,15 +97,13 @@ export function badBodies(valid: Record<string, unknown>, spec: Record<string, F
         return { body, field };
       })
     : mutated;
-  const extra = fc
-    .constantFrom('unexpected', 'org', 'account_id', '__proto__x')
-    .chain((field) =>
-      fc
-        .jsonValue()
-        // Prototype-poisoning keys are refused by the JSON parser itself (fields.body = invalid_json): not this case.
-        .filter((value) => !/"(__proto__|constructor)"/.test(JSON.stringify(value)))
-        .map((value) => ({ body: { ...valid, [field]: value }, field })),
-    );
+  const extra = fc.constantFrom('unexpected', 'org', 'account_id', '__proto__x').chain((field) =>
+    fc
+      .jsonValue()
+      // Prototype-poisoning keys are refused by the JSON parser itself (fields.body = invalid_json): not this case.
+      .filter((value) => !/"(__proto__|constructor)"/.test(JSON.stringify(value)))
+      .map((value) => ({ body: { ...valid, [field]: value }, field })),
+  );
   return fc.oneof(mutated, missing, extra);
 }
 
@@ -118,7 +114,8 @@ export function badBodies(valid: Record<string, unknown>, spec: Record<string, F
 export function listedBadBodies(base: Record<string, unknown>, bad: [string, unknown][], allowed: string[], required: string[]): fc.Arbitrary<BadBody> {
   return fc.oneof(
     fc.constantFrom(...bad).map(([field, v]) => ({ field, body: { ...base, [field]: v } })),
-    fc.string({ minLength: 1, maxLength: 20 })
+    fc
+      .string({ minLength: 1, maxLength: 20 })
       .filter((k) => !allowed.includes(k) && k !== '__proto__' && k !== 'constructor')
       .map((k) => ({ field: k, body: { ...base, [k]: true } })),
     fc.constantFrom(...required).map((field) => {

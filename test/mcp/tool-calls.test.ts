@@ -50,7 +50,14 @@ for (const engine of engines()) {
       const put = await served.rest('PUT', `/api/v1/contacts/${contact.id}/marketing-audiences`, a.key, { audience_ids: [audience.id] });
       assert.equal(put.status, 200, JSON.stringify(put.body));
       deal = await post('/deals', { org_id: org.id, title: 'Renewal', contact_id: contact.id, payment_customer_id: 'cus_mcp' });
-      const ticket = await post('/support/tickets', { source_app: 'app', external_org_id: 'ext-1', org_name: 'Acme MCP', title: 'Login', details: 'Cannot log in', contact_email: 'pat@example.com' });
+      const ticket = await post('/support/tickets', {
+        source_app: 'app',
+        external_org_id: 'ext-1',
+        org_name: 'Acme MCP',
+        title: 'Login',
+        details: 'Cannot log in',
+        contact_email: 'pat@example.com',
+      });
       await post(`/support/tickets/${ticket.id}/logs`, { note: 'Reset the password' });
       http = await httpClient(served.url, a.key);
       stdio = await stdioClient(served.url, a.key);
@@ -132,7 +139,10 @@ for (const engine of engines()) {
         const query = new URLSearchParams(Object.entries(EXTRA_ARGS[tool.name] ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
         const rest = await served.rest('GET', query.size ? `${path}?${query}` : path, a.key);
         assert.equal(rest.status, 200, `${tool.name}: ${JSON.stringify(rest.body)}`);
-        for (const [name, client] of [['http', http], ['stdio', stdio]] as const) {
+        for (const [name, client] of [
+          ['http', http],
+          ['stdio', stdio],
+        ] as const) {
           const result = await client.callTool({ name: tool.name, arguments: args });
           assert.equal(result.isError, undefined, `${name} ${tool.name}: ${text(result)}`);
           assert.deepEqual(result.structuredContent, rest.body, `${name} ${tool.name}`);

@@ -8,7 +8,14 @@ import { httpClient, startServed, transports, type Served, type ServedAccount } 
 interface Operation {
   method: string;
   path: string;
-  op: { operationId: string; security?: object[]; responses?: Record<string, { content?: Record<string, unknown> }>; 'x-required-scopes'?: Scope[]; parameters?: { name: string; in: string }[]; requestBody?: object };
+  op: {
+    operationId: string;
+    security?: object[];
+    responses?: Record<string, { content?: Record<string, unknown> }>;
+    'x-required-scopes'?: Scope[];
+    parameters?: { name: string; in: string }[];
+    requestBody?: object;
+  };
 }
 
 /** The secured v1 operations of the service's own OpenAPI document. */
@@ -60,7 +67,10 @@ for (const engine of engines()) {
       test(`${name}: a read key sees every read operation and no tool that writes`, async () => {
         const { secret } = await a.keyWith(['read']);
         const tools = await toolNames(await connect(secret));
-        const expected = ops.filter((o) => o.method === 'GET').map((o) => o.op.operationId).sort();
+        const expected = ops
+          .filter((o) => o.method === 'GET')
+          .map((o) => o.op.operationId)
+          .sort();
         assert.deepEqual(tools.map((t) => t.name).sort(), expected);
         for (const t of tools) assert.equal(t.annotations?.readOnlyHint, true, t.name);
       });
@@ -69,7 +79,10 @@ for (const engine of engines()) {
         for (const scope of ['deals:write', 'analytics:read'] as Scope[]) {
           const { secret } = await a.keyWith([scope]);
           const tools = await toolNames(await connect(secret));
-          const expected = ops.filter((o) => grantsAny(new Set([scope]), o.op['x-required-scopes'] ?? [])).map((o) => o.op.operationId).sort();
+          const expected = ops
+            .filter((o) => grantsAny(new Set([scope]), o.op['x-required-scopes'] ?? []))
+            .map((o) => o.op.operationId)
+            .sort();
           assert.ok(expected.length > 0);
           assert.deepEqual(tools.map((t) => t.name).sort(), expected, scope);
         }
@@ -97,12 +110,16 @@ for (const engine of engines()) {
           if (p.in === 'path') assert.ok(tool.inputSchema.required?.includes(p.name), `${op.operationId}: ${p.name} required`);
         }
         if (method !== 'GET') assert.ok('idempotency_key' in props, `${op.operationId} accepts idempotency_key`);
-        assert.deepEqual(tool.annotations, {
-          readOnlyHint: method === 'GET',
-          destructiveHint: method === 'DELETE',
-          idempotentHint: ['GET', 'PUT', 'DELETE'].includes(method),
-          openWorldHint: false,
-        }, op.operationId);
+        assert.deepEqual(
+          tool.annotations,
+          {
+            readOnlyHint: method === 'GET',
+            destructiveHint: method === 'DELETE',
+            idempotentHint: ['GET', 'PUT', 'DELETE'].includes(method),
+            openWorldHint: false,
+          },
+          op.operationId,
+        );
         assert.ok(tool.description && tool.description.length > 0, op.operationId);
       }
       const createDeal = byName.get('createDeal')!;

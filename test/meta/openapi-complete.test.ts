@@ -46,7 +46,11 @@ describe('OpenAPI document: complete', () => {
   });
 
   test('health, readiness and metrics are documented, outside API-key security', () => {
-    for (const [path, id] of [['/healthz', 'getHealth'], ['/readyz', 'getReadiness'], ['/metrics', 'getMetrics']]) {
+    for (const [path, id] of [
+      ['/healthz', 'getHealth'],
+      ['/readyz', 'getReadiness'],
+      ['/metrics', 'getMetrics'],
+    ]) {
       const op = doc.paths[path]?.get;
       assert.equal(op?.operationId, id, path);
       assert.deepEqual(op.security, path === '/metrics' ? [{ metricsToken: [] }] : [], `${path} needs no API key`);
@@ -65,7 +69,16 @@ describe('OpenAPI document: complete', () => {
       assert.equal(schema.properties.event_type.const, type, `${type} payload names its type`);
       assert.equal(schema.additionalProperties, false, `${type}: the top level is exact`);
       const headers = op.parameters.filter((p: any) => p.in === 'header').map((p: any) => p.name.toLowerCase());
-      for (const name of ['x-service-signature', 'x-service-signature-previous', 'x-service-event', 'x-service-event-id', 'x-service-delivery', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+      for (const name of [
+        'x-service-signature',
+        'x-service-signature-previous',
+        'x-service-event',
+        'x-service-event-id',
+        'x-service-delivery',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]) {
         assert.ok(headers.includes(name), `${type} documents ${name}`);
       }
     }
@@ -115,9 +128,20 @@ for (const engine of engines()) {
       await write('PATCH', `/deals/${lost.id}`, { status: 'lost', lost_reason: { code: 'price', label: 'Too expensive' } });
       const plain = await write('POST', '/deals', { org_id: org.id, title: 'Lost without a reason' });
       await write('PATCH', `/deals/${plain.id}`, { status: 'lost' });
-      await write('POST', `/deals/${won.id}/activities`, { source_app: 'crm', message: 'Called ✓ "quoted"', activity_kind: 'call', outcome: 'success', metadata_json: { a: [1] } });
+      await write('POST', `/deals/${won.id}/activities`, {
+        source_app: 'crm',
+        message: 'Called ✓ "quoted"',
+        activity_kind: 'call',
+        outcome: 'success',
+        metadata_json: { a: [1] },
+      });
       const ticket = await write('POST', '/support/tickets', {
-        source_app: 'helpdesk', external_org_id: 'tenant-1', org_name: 'Initech', title: 'Login fails', details: 'SSO loop', contact_email: 'it@initech.example',
+        source_app: 'helpdesk',
+        external_org_id: 'tenant-1',
+        org_name: 'Initech',
+        title: 'Login fails',
+        details: 'SSO loop',
+        contact_email: 'it@initech.example',
       });
       await write('POST', `/support/tickets/${ticket.id}/logs`, { note: 'Looking', channel: 'email' });
       await write('PATCH', `/support/tickets/${ticket.id}`, { status: 'closed' });

@@ -45,7 +45,10 @@ describe('OpenAPI document', () => {
       const statuses = Object.keys(op.responses);
       const ok = statuses.find((s) => s.startsWith('2'));
       assert.ok(ok, `${id} has a 2xx`);
-      assert.ok(statuses.some((s) => s.startsWith('4')), `${id} has a 4xx`);
+      assert.ok(
+        statuses.some((s) => s.startsWith('4')),
+        `${id} has a 4xx`,
+      );
       // 204 No Content has no body to type; every other success does (JSON, or text for /metrics).
       if (ok !== '204') assert.ok(Object.values<any>(op.responses[ok!].content ?? {})[0]?.schema, `${id} 2xx body is typed`);
       if (op.tags.includes('console')) {
@@ -63,7 +66,16 @@ describe('OpenAPI document', () => {
   test('every error code of the catalogue is documented', () => {
     const text = JSON.stringify(doc);
     for (const code of Object.keys(ERROR_CATALOGUE)) {
-      const transport = ['not_found', 'method_not_allowed', 'payload_too_large', 'unsupported_media_type', 'service_unavailable', 'bad_request', 'request_timeout', 'headers_too_large'];
+      const transport = [
+        'not_found',
+        'method_not_allowed',
+        'payload_too_large',
+        'unsupported_media_type',
+        'service_unavailable',
+        'bad_request',
+        'request_timeout',
+        'headers_too_large',
+      ];
       if (transport.includes(code)) {
         // Transport-level codes any route may answer; documented in the API description.
         assert.ok(doc.info.description.includes(code), `${code} in info.description`);

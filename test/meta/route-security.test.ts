@@ -21,8 +21,16 @@ interface Operation {
 
 /** The record kind a path parameter names, from the path segment before it. */
 const KIND_BEFORE: Record<string, string> = {
-  orgs: 'org', users: 'user', contacts: 'contact', 'marketing-audiences': 'audience', deals: 'deal', activities: 'activity',
-  tickets: 'ticket', logs: 'log', endpoints: 'endpoint', deliveries: 'delivery',
+  orgs: 'org',
+  users: 'user',
+  contacts: 'contact',
+  'marketing-audiences': 'audience',
+  deals: 'deal',
+  activities: 'activity',
+  tickets: 'ticket',
+  logs: 'log',
+  endpoints: 'endpoint',
+  deliveries: 'delivery',
 };
 
 /** A body that passes validation, for each operation that takes one, so the request reaches the existence check. */
@@ -77,18 +85,40 @@ for (const engine of engines()) {
       theirs.log = await post(`/api/v1/support/tickets/${theirs.ticket}/logs`, { note: 'Theirs' });
       theirs.endpoint = await post('/api/v1/webhooks/endpoints', { name: 'theirs', url: 'https://127.0.0.1:9/hook', event_types: ['deal.won'] });
       const event = await h.db.selectFrom('events').select('id').where('account_id', '=', b.accountId).limit(1).executeTakeFirstOrThrow();
-      const delivery = await h.db.insertInto('webhook_deliveries').values({
-        account_id: b.accountId, endpoint_id: theirs.endpoint, event_id: event.id, event_type: 'deal.won', status: 'failed', attempts: 1,
-        next_attempt_at: null, response_status: 500, error: null, duration_ms: 5, locked_until: null, next_trigger: null,
-        created_at: Date.now(), last_attempt_at: Date.now(),
-      }).returning('id').executeTakeFirstOrThrow();
+      const delivery = await h.db
+        .insertInto('webhook_deliveries')
+        .values({
+          account_id: b.accountId,
+          endpoint_id: theirs.endpoint,
+          event_id: event.id,
+          event_type: 'deal.won',
+          status: 'failed',
+          attempts: 1,
+          next_attempt_at: null,
+          response_status: 500,
+          error: null,
+          duration_ms: 5,
+          locked_until: null,
+          next_trigger: null,
+          created_at: Date.now(),
+          last_attempt_at: Date.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       theirs.delivery = delivery.id;
 
       const doc = (await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
         paths: Record<string, Record<string, { operationId: string; security: Record<string, unknown>[]; 'x-required-scopes'?: string[] }>>;
       };
       operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-        Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, operationId: op.operationId, security: op.security, scopes: op['x-required-scopes'] })));
+        Object.entries(item).map(([method, op]) => ({
+          method: method.toUpperCase(),
+          path,
+          operationId: op.operationId,
+          security: op.security,
+          scopes: op['x-required-scopes'],
+        })),
+      );
       assert.ok(operations.length > 40, 'the document lists the API');
     });
     after(() => h.close());

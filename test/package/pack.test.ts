@@ -77,7 +77,9 @@ describe('the npm package', () => {
   let project: string;
   before(() => {
     const work = mkdtempSync(join(tmpdir(), 'custops-pack-'));
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 }));
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 }),
+    );
     const files = (packed[0].files as { path: string }[]).map((f) => f.path);
     assert.ok(files.includes('dist/webhooks.js') && files.includes('dist/webhooks.d.ts'), 'the tarball holds compiled JavaScript and declarations');
     assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/')), 'no sources or tests in the tarball');
@@ -86,17 +88,30 @@ describe('the npm package', () => {
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
     // Offline from the npm cache where possible; only the npm registry is reachable otherwise.
     execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--omit=dev', '--ignore-scripts', join(work, packed[0].filename)], {
-      cwd: project, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000,
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 300_000,
     });
     writeFileSync(join(project, 'check.mjs'), CHECK);
     writeFileSync(join(project, 'consumer.ts'), CONSUMER_TS);
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] },
-      files: ['consumer.ts'],
-    }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules', '@types')],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
   });
 
-  test('its declarations type an integrator\'s code: payloads narrow on event_type, client answers are typed', () => {
+  test("its declarations type an integrator's code: payloads narrow on event_type, client answers are typed", () => {
     const r = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     // And a wrong use fails to compile, so the check above means something.
@@ -126,9 +141,17 @@ describe('the npm package', () => {
         assert.ok(got, 'the delivery arrived');
         const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
         const input = join(project, `input-${engine}.json`);
-        writeFileSync(input, JSON.stringify({
-          raw: got.raw.toString('base64'), headers: got.headers, secret: ep.secret, baseUrl: address, key: a.key, deliveryId: Number(got.headers['x-service-delivery']),
-        }));
+        writeFileSync(
+          input,
+          JSON.stringify({
+            raw: got.raw.toString('base64'),
+            headers: got.headers,
+            secret: ep.secret,
+            baseUrl: address,
+            key: a.key,
+            deliveryId: Number(got.headers['x-service-delivery']),
+          }),
+        );
         const versions = new Set<string>();
         for (const node of [systemNode(), process.execPath]) {
           // Asynchronously: the server answering the child's client runs in this process.
@@ -147,7 +170,10 @@ describe('the npm package', () => {
           assert.equal(out.delivery.status, 'sent');
         }
         assert.ok(versions.has(process.version), 'ran on the project Node');
-        assert.ok([...versions].some((v) => v.startsWith('v20.')), `ran on Node 20 too: ${[...versions].join(', ')}`);
+        assert.ok(
+          [...versions].some((v) => v.startsWith('v20.')),
+          `ran on Node 20 too: ${[...versions].join(', ')}`,
+        );
       });
     });
   }

@@ -39,10 +39,14 @@ for (const engine of engines()) {
         // In process through main() (the command's logic, output and exit code), as the CLI suite runs commands.
         let stdout = '';
         let stderr = '';
-        const status = await main(['seed', ...args(accountId)], { ...process.env, DATABASE_URL: t.url, CUSTOPS_DATA_DIR: dir, LOG_LEVEL: 'silent' }, {
-          out: (l) => (stdout += l + '\n'),
-          err: (l) => (stderr += l + '\n'),
-        });
+        const status = await main(
+          ['seed', ...args(accountId)],
+          { ...process.env, DATABASE_URL: t.url, CUSTOPS_DATA_DIR: dir, LOG_LEVEL: 'silent' },
+          {
+            out: (l) => (stdout += l + '\n'),
+            err: (l) => (stderr += l + '\n'),
+          },
+        );
         const run = { status, stdout, stderr };
         assert.equal(run.status, 2, run.stderr);
         assert.equal(run.stdout, '');
@@ -65,7 +69,11 @@ for (const engine of engines()) {
       assert.equal(out.account_id, accountId);
       assert.equal(out.deals, 50);
       assert.match(run.stderr, /50 \/ 50 deals/);
-      const deals = await t.handle.db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      const deals = await t.handle.db
+        .selectFrom('deals')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(deals.n), 50);
     });
   });

@@ -20,14 +20,22 @@ async function newAccount(db: Db, name: string): Promise<number> {
  * position among the account's orgs), so two accounts seeded alike compare equal.
  */
 async function normalizedRollups(db: Db, accountId: number): Promise<string[]> {
-  const users = new Map((await db.selectFrom('users').select(['id', 'email_lc']).where('account_id', '=', accountId).execute()).map((u) => [Number(u.id), u.email_lc]));
+  const users = new Map(
+    (await db.selectFrom('users').select(['id', 'email_lc']).where('account_id', '=', accountId).execute()).map((u) => [Number(u.id), u.email_lc]),
+  );
   const orgIds = (await db.selectFrom('orgs').select('id').where('account_id', '=', accountId).orderBy('id').execute()).map((o) => Number(o.id));
   const orgPos = new Map(orgIds.map((id, i) => [id, i]));
   const rows = await db.selectFrom('analytics_daily').select(['fact', 'day', 'dim', 'n']).where('account_id', '=', accountId).where('n', '<>', 0).execute();
   return rows
     .map((r) => {
       const dim = Number(r.dim);
-      const named = r.fact.startsWith('org_') ? `org#${orgPos.get(dim)}` : r.fact === 'activity_kind' || r.fact === 'funnel_stage' ? String(dim) : dim === 0 ? 'none' : users.get(dim);
+      const named = r.fact.startsWith('org_')
+        ? `org#${orgPos.get(dim)}`
+        : r.fact === 'activity_kind' || r.fact === 'funnel_stage'
+          ? String(dim)
+          : dim === 0
+            ? 'none'
+            : users.get(dim);
       assert.ok(named !== undefined, `dimension ${dim} of ${r.fact} is a record of the account`);
       return `${r.fact} ${r.day} ${named} ${Number(r.n)}`;
     })
@@ -36,15 +44,25 @@ async function normalizedRollups(db: Db, accountId: number): Promise<string[]> {
 
 /** The kept list totals of an account by list and bucket (shards summed). */
 async function listCounts(db: Db, accountId: number): Promise<Record<string, number>> {
-  const rows = await db.selectFrom('list_counts').select(['list', 'bucket', (e) => e.fn.sum<number>('n').as('n')])
-    .where('account_id', '=', accountId).groupBy(['list', 'bucket']).orderBy('list').orderBy('bucket').execute();
+  const rows = await db
+    .selectFrom('list_counts')
+    .select(['list', 'bucket', (e) => e.fn.sum<number>('n').as('n')])
+    .where('account_id', '=', accountId)
+    .groupBy(['list', 'bucket'])
+    .orderBy('list')
+    .orderBy('bucket')
+    .execute();
   return Object.fromEntries(rows.map((r) => [`${r.list} ${r.bucket}`, Number(r.n)]));
 }
 
 /** Deals as plain values (no ids), in id order. */
 async function dealValues(db: Db, accountId: number): Promise<string[]> {
-  const rows = await db.selectFrom('deals').select(['title', 'status', 'value_cents', 'created_at', 'closed_at', 'lost_reason_code', 'last_activity_at'])
-    .where('account_id', '=', accountId).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('deals')
+    .select(['title', 'status', 'value_cents', 'created_at', 'closed_at', 'lost_reason_code', 'last_activity_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => JSON.stringify(Object.values(r).map((v) => (v === null ? null : String(v)))));
 }
 
@@ -90,18 +108,32 @@ for (const engine of engines()) {
         select count(*) as n from deal_status_history h where h.account_id = ${accountId} and h.from_status is not null and h.from_status <> (
           select p.to_status from deal_status_history p where p.deal_id = h.deal_id and p.id < h.id order by p.id desc limit 1)`.execute(db);
       assert.equal(Number(broken.rows[0].n), 0);
-      const closed = await db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).where('account_id', '=', accountId)
-        .where('status', 'in', ['won', 'lost']).where('closed_at', 'is', null).executeTakeFirstOrThrow();
+      const closed = await db
+        .selectFrom('deals')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .where('status', 'in', ['won', 'lost'])
+        .where('closed_at', 'is', null)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(closed.n), 0, 'closed deals carry closed_at');
-      const span = await db.selectFrom('deals').select((e) => [e.fn.min('created_at').as('lo'), e.fn.max('created_at').as('hi')])
-        .where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      const span = await db
+        .selectFrom('deals')
+        .select((e) => [e.fn.min('created_at').as('lo'), e.fn.max('created_at').as('hi')])
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
       assert.ok(Number(span.hi) - Number(span.lo) > 700 * 86_400_000, 'dates spread over two years');
     });
 
     test('an unknown account is refused before anything is written', async () => {
-      const before = await db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const before = await db
+        .selectFrom('deals')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       await assert.rejects(seedAccount(t.handle, clock, { accountId: 987654, deals: 10, seed: 1 }), SeedInputError);
-      const afterCount = await db.selectFrom('deals').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const afterCount = await db
+        .selectFrom('deals')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(afterCount.n), Number(before.n));
     });
   });

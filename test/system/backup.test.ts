@@ -63,7 +63,11 @@ describe('custops backup', () => {
     assert.equal(printed.backup, target);
     assert.equal(printed.integrity, 'ok');
     assert.ok(printed.bytes > 0 && printed.pages > 0);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.partial-')), [], 'no partial file left');
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('.partial-')),
+      [],
+      'no partial file left',
+    );
 
     const ok = load.answers.filter((a) => a.status === 201);
     assert.deepEqual([...new Set(load.answers.map((a) => a.status))], [201], 'the service kept answering while the copy was made');

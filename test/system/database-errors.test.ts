@@ -10,7 +10,12 @@ import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import {
-  ConstraintViolation, DatabaseUnavailable, databaseUnavailable, translateDatabaseError, type ConstraintKind, type UnavailableReason,
+  ConstraintViolation,
+  DatabaseUnavailable,
+  databaseUnavailable,
+  translateDatabaseError,
+  type ConstraintKind,
+  type UnavailableReason,
 } from '../../src/db/errors.ts';
 import { FixedClock } from '../../src/lib/clock.ts';
 import { AppError } from '../../src/lib/errors.ts';
@@ -45,7 +50,9 @@ for (const engine of engines()) {
     before(async () => {
       t = await createTestDatabase(engine);
       empty = await createTestDatabase(engine);
-      ({ account: { id: accountId } } = await createAccount({ db: t.handle.db, clock }, { name: 'Errors' }));
+      ({
+        account: { id: accountId },
+      } = await createAccount({ db: t.handle.db, clock }, { name: 'Errors' }));
     });
     after(async () => {
       await t.drop();
@@ -70,47 +77,84 @@ for (const engine of engines()) {
 
     test('primary key (a unique key too)', async () => {
       const { id } = await t.handle.db.insertInto('orgs').values(org('Pk')).returning('id').executeTakeFirstOrThrow();
-      await rejects('unique', () => t.handle.db.insertInto('orgs').values({ ...org('Pk again'), id }).execute());
+      await rejects('unique', () =>
+        t.handle.db
+          .insertInto('orgs')
+          .values({ ...org('Pk again'), id })
+          .execute(),
+      );
     });
 
     test('foreign key', async () => {
-      await rejects('foreign_key', () => t.handle.db.insertInto('contacts').values({
-        account_id: accountId, org_id: 987_654_321, name: null, name_lc: null, email: null, email_lc: null, phone: null, title: null, created_at: 1, updated_at: 1,
-      }).execute());
+      await rejects('foreign_key', () =>
+        t.handle.db
+          .insertInto('contacts')
+          .values({
+            account_id: accountId,
+            org_id: 987_654_321,
+            name: null,
+            name_lc: null,
+            email: null,
+            email_lc: null,
+            phone: null,
+            title: null,
+            created_at: 1,
+            updated_at: 1,
+          })
+          .execute(),
+      );
     });
 
     test('not null', async () => {
-      await rejects('not_null', () => t.handle.db.insertInto('orgs').values({ ...org('No name'), name: null as unknown as string }).execute());
+      await rejects('not_null', () =>
+        t.handle.db
+          .insertInto('orgs')
+          .values({ ...org('No name'), name: null as unknown as string })
+          .execute(),
+      );
     });
 
     test('check', async () => {
-      await rejects('check', () => sql`insert into users (account_id, email, email_lc, display_name, role, is_active, support_enabled, created_at, updated_at)
-        values (${accountId}, 'x@example.com', 'x@example.com', 'X', 'emperor', ${true}, ${false}, 1, 1)`.execute(t.handle.db));
+      await rejects('check', () =>
+        sql`insert into users (account_id, email, email_lc, display_name, role, is_active, support_enabled, created_at, updated_at)
+        values (${accountId}, 'x@example.com', 'x@example.com', 'X', 'emperor', ${true}, ${false}, 1, 1)`.execute(t.handle.db),
+      );
     });
 
     test('inside a transaction, and at its commit, errors are translated too', async () => {
-      await rejects('unique', () => t.handle.db.transaction().execute(async (trx) => {
-        await trx.insertInto('marketing_audiences').values({ account_id: accountId, name: 'In trx', created_at: 1 }).execute();
-        await trx.insertInto('marketing_audiences').values({ account_id: accountId, name: 'In trx', created_at: 1 }).execute();
-      }));
+      await rejects('unique', () =>
+        t.handle.db.transaction().execute(async (trx) => {
+          await trx.insertInto('marketing_audiences').values({ account_id: accountId, name: 'In trx', created_at: 1 }).execute();
+          await trx.insertInto('marketing_audiences').values({ account_id: accountId, name: 'In trx', created_at: 1 }).execute();
+        }),
+      );
     });
 
     test('other errors pass through untouched', async () => {
-      await assert.rejects(() => sql`select * from no_such_table`.execute(t.handle.db), (err: unknown) => {
-        assert.ok(!(err instanceof ConstraintViolation) && !(err instanceof DatabaseUnavailable));
-        assert.equal(databaseUnavailable(err), null);
-        return true;
-      });
+      await assert.rejects(
+        () => sql`select * from no_such_table`.execute(t.handle.db),
+        (err: unknown) => {
+          assert.ok(!(err instanceof ConstraintViolation) && !(err instanceof DatabaseUnavailable));
+          assert.equal(databaseUnavailable(err), null);
+          return true;
+        },
+      );
     });
 
     test('services turn a unique violation that slipped past their pre-check into 409 conflict', async () => {
       const write = createWrite({ db: t.handle.db, clock, wakeDispatcher: () => {} });
       await createAudience({ db: t.handle.db, write }, accountId, 'Raced');
       // The pre-check reads the empty database (as a concurrent request would, before the other commit).
-      await assert.rejects(() => createAudience({ db: empty.handle.db, write }, accountId, 'Raced'), (err: unknown) => err instanceof AppError && err.code === 'conflict');
+      await assert.rejects(
+        () => createAudience({ db: empty.handle.db, write }, accountId, 'Raced'),
+        (err: unknown) => err instanceof AppError && err.code === 'conflict',
+      );
       const user = { email: 'raced@example.com', display_name: 'Raced' };
       await createUser({ db: t.handle.db, write }, accountId, user);
-      await assert.rejects(() => createUser({ db: empty.handle.db, write }, accountId, user), (err: unknown) => err instanceof AppError && err.code === 'conflict');
+      await assert.rejects(
+        () => createUser({ db: empty.handle.db, write }, accountId, user),
+        (err: unknown) => err instanceof AppError && err.code === 'conflict',
+      );
     });
 
     if (engine === 'sqlite') {
@@ -138,7 +182,11 @@ for (const engine of engines()) {
           const { page_count } = handle.sqlite!.raw.prepare('PRAGMA page_count').get() as { page_count: number };
           handle.sqlite!.raw.exec(`PRAGMA max_page_count = ${page_count}`);
           const big = 'x'.repeat(200_000);
-          await unavailable('database_full', () => handle.db.insertInto('marketing_audiences').values({ account_id: id, name: big, created_at: 1 }).execute(), 13);
+          await unavailable(
+            'database_full',
+            () => handle.db.insertInto('marketing_audiences').values({ account_id: id, name: big, created_at: 1 }).execute(),
+            13,
+          );
         } finally {
           await handle.close();
         }
@@ -148,11 +196,14 @@ for (const engine of engines()) {
         const dir = mkdtempSync(join(tmpdir(), 'custops-errors-'));
         writeFileSync(join(dir, 'file'), '');
         try {
-          assert.throws(() => new DatabaseSync(join(dir, 'file', 'x.db')), (err: unknown) => {
-            assert.equal((err as { errcode?: number }).errcode, 14);
-            assert.equal(databaseUnavailable(err), 'database_unreachable');
-            return true;
-          });
+          assert.throws(
+            () => new DatabaseSync(join(dir, 'file', 'x.db')),
+            (err: unknown) => {
+              assert.equal((err as { errcode?: number }).errcode, 14);
+              assert.equal(databaseUnavailable(err), 'database_unreachable');
+              return true;
+            },
+          );
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
@@ -160,7 +211,6 @@ for (const engine of engines()) {
     }
 
     if (engine === 'postgres') {
-
       test('statement time-out: the server cancels a statement running past statement_timeout (57014)', async () => {
         const handle = openDatabase(t.url, { statementTimeoutMs: 50, poolSize: 1 });
         try {
@@ -212,7 +262,9 @@ for (const engine of engines()) {
           running.catch(() => {});
           // Ends our own connection once its statement runs (no other connection of the server is touched).
           for (let i = 0; i < 500; i++) {
-            const { rows: active } = await admin.query(`select 1 from pg_stat_activity where pid = $1 and query like '%pg_sleep%' and state = 'active'`, [rows[0].pid]);
+            const { rows: active } = await admin.query(`select 1 from pg_stat_activity where pid = $1 and query like '%pg_sleep%' and state = 'active'`, [
+              rows[0].pid,
+            ]);
             if (active.length) break;
             await new Promise((r) => setTimeout(r, 10));
           }

@@ -89,7 +89,9 @@ for (const engine of engines()) {
       }
     });
 
-    test('PostgreSQL: every live cache acknowledges a revocation before it returns, concurrent revocations included', { skip: engine !== 'postgres' }, async () => {
+    test('PostgreSQL: every live cache acknowledges a revocation before it returns, concurrent revocations included', {
+      skip: engine !== 'postgres',
+    }, async () => {
       const handles = [other, openDatabase(db.url, { poolSize: 2 }), openDatabase(db.url, { poolSize: 2 })];
       const caches = handles.map((h) => new KeyCache(h));
       try {
@@ -106,7 +108,10 @@ for (const engine of engines()) {
         // Each revocation returned only once every cache had let go of its shared lock, that is, had dropped its keys:
         // none waited out its time-out, and no cache still holds a key, without a lookup to prompt it.
         assert.equal(authChangeStats.unacknowledged, unacknowledged, 'every cache acknowledged both revocations');
-        assert.deepEqual(caches.map((c) => c.size), [0, 0, 0]);
+        assert.deepEqual(
+          caches.map((c) => c.size),
+          [0, 0, 0],
+        );
         for (const cache of caches) for (const hash of hashes) assert.notEqual((await cache.find(hash))?.revoked_at, null);
       } finally {
         for (const cache of caches) await cache.close();
@@ -118,7 +123,9 @@ for (const engine of engines()) {
       const key = await newKey();
       const port = await freePort();
       const serve = custops(['serve', '--port', String(port)], {
-        DATABASE_URL: db.url, CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn',
+        DATABASE_URL: db.url,
+        CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+        LOG_LEVEL: 'warn',
         CUSTOPS_DATA_DIR: mkdtempSync(join(tmpdir(), 'custops-keys-data-')),
       });
       children.push(serve);

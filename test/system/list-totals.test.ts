@@ -36,8 +36,11 @@ function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProce
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
-    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${out}`)));
-    if (process.env.TOTALS_DEBUG) child.stdout!.on("data", (d) => { if (String(d).includes("\"level\":50")) process.stderr.write(String(d)); });
+    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+    if (process.env.TOTALS_DEBUG)
+      child.stdout!.on('data', (d) => {
+        if (String(d).includes('"level":50')) process.stderr.write(String(d));
+      });
   });
 }
 
@@ -45,12 +48,14 @@ function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProce
 async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
   const results: T[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await jobs[i]();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        results[i] = await jobs[i]();
+      }
+    }),
+  );
   return results;
 }
 
@@ -75,16 +80,25 @@ for (const engine of engines()) {
       await seedAccount(t.handle, systemClock, { accountId, deals: 300, seed: 5 });
       orgIds = (await db.selectFrom('orgs').select('id').where('account_id', '=', accountId).execute()).map((o) => Number(o.id));
       const env = {
-        ...process.env, DATABASE_URL: t.url, CUSTOPS_DATA_DIR: dir, CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
-        CUSTOPS_RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'info',
+        ...process.env,
+        DATABASE_URL: t.url,
+        CUSTOPS_DATA_DIR: dir,
+        CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+        CUSTOPS_RATE_LIMIT_PER_MINUTE: '1000000',
+        LOG_LEVEL: 'info',
       };
       servers = await Promise.all([serve(env), serve(env)]);
     });
     after(async () => {
-      await Promise.all(servers.map((s) => new Promise((resolve) => {
-        s.child.once('exit', resolve);
-        s.child.kill('SIGTERM');
-      })));
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise((resolve) => {
+              s.child.once('exit', resolve);
+              s.child.kill('SIGTERM');
+            }),
+        ),
+      );
       await t.drop();
       rmSync(dir, { recursive: true, force: true });
     });
@@ -108,7 +122,10 @@ for (const engine of engines()) {
     };
     const total = async (server: number, path: string) => (await call(server, 'GET', path)).pagination.total as number;
     const counted = async (table: 'deals' | 'tickets', status?: string) => {
-      let q = db.selectFrom(table).select((e) => e.fn.countAll<number>().as('n')).where('account_id', '=', accountId);
+      let q = db
+        .selectFrom(table)
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId);
       if (status) q = q.where('status', '=', status as never);
       return Number((await q.executeTakeFirstOrThrow()).n);
     };
@@ -134,11 +151,21 @@ for (const engine of engines()) {
         const server = i % 2;
         const pick = <T>(list: readonly T[]) => list[(i * 7 + 3) % list.length];
         switch (i % 6) {
-          case 0: jobs.push(() => call(server, 'POST', '/deals', { org_id: pick(orgIds), title: `Concurrent ${i}`, status: pick(STATUSES) }, true)); break;
-          case 1: case 2: jobs.push(() => call(server, 'PATCH', `/deals/${deals[i % deals.length]}`, { status: STATUSES[i % STATUSES.length] }, true)); break;
-          case 3: jobs.push(() => call(server, 'PATCH', `/support/tickets/${tickets[i % tickets.length]}`, { status: TICKET_STATUSES[i % 3] }, true)); break;
-          case 4: jobs.push(() => call(server, 'POST', '/contacts', { org_id: pick(orgIds), name: `Writer ${i}` }, true)); break;
-          default: jobs.push(() => call(server, 'POST', '/orgs', { name: `Writer org ${i}` }, true));
+          case 0:
+            jobs.push(() => call(server, 'POST', '/deals', { org_id: pick(orgIds), title: `Concurrent ${i}`, status: pick(STATUSES) }, true));
+            break;
+          case 1:
+          case 2:
+            jobs.push(() => call(server, 'PATCH', `/deals/${deals[i % deals.length]}`, { status: STATUSES[i % STATUSES.length] }, true));
+            break;
+          case 3:
+            jobs.push(() => call(server, 'PATCH', `/support/tickets/${tickets[i % tickets.length]}`, { status: TICKET_STATUSES[i % 3] }, true));
+            break;
+          case 4:
+            jobs.push(() => call(server, 'POST', '/contacts', { org_id: pick(orgIds), name: `Writer ${i}` }, true));
+            break;
+          default:
+            jobs.push(() => call(server, 'POST', '/orgs', { name: `Writer org ${i}` }, true));
         }
       }
       await pool(jobs, 32);
@@ -148,9 +175,17 @@ for (const engine of engines()) {
       assert.equal(await total(0, '/support/tickets'), await counted('tickets'));
       for (const s of TICKET_STATUSES) assert.equal(await total(1, `/support/tickets?status=${s}`), await counted('tickets', s), `tickets ${s}`);
       assert.equal(await total(0, '/support/tickets?open_only=1'), (await counted('tickets', 'open')) + (await counted('tickets', 'pending')));
-      const contacts = await db.selectFrom('contacts').select((e) => e.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      const contacts = await db
+        .selectFrom('contacts')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
       assert.equal(await total(1, '/contacts'), Number(contacts.n));
-      const orgs = await db.selectFrom('orgs').select((e) => e.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      const orgs = await db
+        .selectFrom('orgs')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
       assert.equal(await total(0, '/orgs'), Number(orgs.n));
     });
   });

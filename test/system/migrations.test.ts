@@ -25,12 +25,17 @@ for (const engine of engines()) {
         }
         // On PostgreSQL only this file's schema is read: a whole-database introspection races with other files dropping theirs.
         const tables = t.schema
-          ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${t.schema}`.execute(db)).rows.map((x) => x.name)
+          ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${t.schema}`.execute(db)).rows.map(
+              (x) => x.name,
+            )
           : (await db.introspection.getTables()).map((x) => x.name);
         const left = tables.filter((n) => !n.startsWith('kysely_'));
         assert.deepEqual(left, [], 'down leaves no table');
         const up = await migrateToLatest(db, t.schema);
-        assert.deepEqual(up.results?.map((r) => r.status), names.map(() => 'Success'));
+        assert.deepEqual(
+          up.results?.map((r) => r.status),
+          names.map(() => 'Success'),
+        );
         assert.ok(Object.values(await tableCounts(db)).every((n) => n === 0));
       } finally {
         await t.drop();

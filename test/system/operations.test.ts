@@ -26,9 +26,10 @@ async function emptyDatabase(engine: EngineName, dir: string): Promise<{ url: st
 
 /** The tables of this database (PostgreSQL: of this schema only; other files create and drop theirs meanwhile). */
 async function tables(handle: DatabaseHandle): Promise<string[]> {
-  const query = handle.dialect === 'sqlite'
-    ? sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`
-    : sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`;
+  const query =
+    handle.dialect === 'sqlite'
+      ? sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`
+      : sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`;
   return (await query.execute(handle.db)).rows.map((r) => r.name);
 }
 
@@ -36,25 +37,75 @@ async function tables(handle: DatabaseHandle): Promise<string[]> {
 async function deliveredHistory(handle: DatabaseHandle, secretKeyHex: string) {
   const db = handle.db;
   const now = Date.now();
-  const { id: accountId } = await db.insertInto('accounts').values({ name: 'Old', created_at: now - 90 * DAY }).returning('id').executeTakeFirstOrThrow();
-  const { id: endpointId } = await db.insertInto('webhook_endpoints').values({
-    account_id: accountId, name: 'e', url: 'https://hooks.example.com/', event_types: '["deal.won"]', enabled: true, disabled_reason: null,
-    secret_encrypted: encryptSecret(Buffer.from(secretKeyHex, 'hex'), `whsec_${randomBytes(32).toString('base64')}`), previous_secret_encrypted: null,
-    previous_secret_expires_at: null, failing_since: null, created_at: now - 90 * DAY, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
+  const { id: accountId } = await db
+    .insertInto('accounts')
+    .values({ name: 'Old', created_at: now - 90 * DAY })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const { id: endpointId } = await db
+    .insertInto('webhook_endpoints')
+    .values({
+      account_id: accountId,
+      name: 'e',
+      url: 'https://hooks.example.com/',
+      event_types: '["deal.won"]',
+      enabled: true,
+      disabled_reason: null,
+      secret_encrypted: encryptSecret(Buffer.from(secretKeyHex, 'hex'), `whsec_${randomBytes(32).toString('base64')}`),
+      previous_secret_encrypted: null,
+      previous_secret_expires_at: null,
+      failing_since: null,
+      created_at: now - 90 * DAY,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return {
     async delivered(daysAgo: number): Promise<number> {
       const at = now - daysAgo * DAY;
-      const { id: eventId } = await db.insertInto('events').values({
-        account_id: accountId, public_id: `evt_${randomBytes(8).toString('hex')}`, event_type: 'deal.won', org_id: 1, payload: '{}', created_at: at, dispatched_at: at,
-      }).returning('id').executeTakeFirstOrThrow();
-      const { id: deliveryId } = await db.insertInto('webhook_deliveries').values({
-        account_id: accountId, endpoint_id: endpointId, event_id: eventId, event_type: 'deal.won', status: 'sent', attempts: 1, next_attempt_at: null,
-        response_status: 200, created_at: at, last_attempt_at: at,
-      }).returning('id').executeTakeFirstOrThrow();
-      await db.insertInto('webhook_attempts').values({
-        account_id: accountId, delivery_id: deliveryId, attempt_number: 1, trigger: 'scheduled', status_code: 200, error: null, response_body: 'ok', duration_ms: 5, requested_at: at,
-      }).execute();
+      const { id: eventId } = await db
+        .insertInto('events')
+        .values({
+          account_id: accountId,
+          public_id: `evt_${randomBytes(8).toString('hex')}`,
+          event_type: 'deal.won',
+          org_id: 1,
+          payload: '{}',
+          created_at: at,
+          dispatched_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const { id: deliveryId } = await db
+        .insertInto('webhook_deliveries')
+        .values({
+          account_id: accountId,
+          endpoint_id: endpointId,
+          event_id: eventId,
+          event_type: 'deal.won',
+          status: 'sent',
+          attempts: 1,
+          next_attempt_at: null,
+          response_status: 200,
+          created_at: at,
+          last_attempt_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('webhook_attempts')
+        .values({
+          account_id: accountId,
+          delivery_id: deliveryId,
+          attempt_number: 1,
+          trigger: 'scheduled',
+          status_code: 200,
+          error: null,
+          response_body: 'ok',
+          duration_ms: 5,
+          requested_at: at,
+        })
+        .execute();
       return eventId;
     },
   };
@@ -86,19 +137,32 @@ for (const engine of engines()) {
     after(() => rmSync(dir, { recursive: true, force: true }));
 
     const settings = (url: string, extra: Record<string, string> = {}) => ({
-      DATABASE_URL: url, CUSTOPS_SECRET_KEY: secretKey, CUSTOPS_DATA_DIR: dir, LOG_LEVEL: 'silent', PORT: '0', ...extra,
+      DATABASE_URL: url,
+      CUSTOPS_SECRET_KEY: secretKey,
+      CUSTOPS_DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      ...extra,
     });
 
     test('serve --no-migrate and worker --no-migrate refuse an unmigrated database in one line and leave it untouched', async () => {
       const db = await emptyDatabase(engine, dir);
       try {
         const env = settings(db.url);
-        for (const args of [['serve', '--no-migrate', '--port', '0'], ['worker', '--no-migrate']]) {
+        for (const args of [
+          ['serve', '--no-migrate', '--port', '0'],
+          ['worker', '--no-migrate'],
+        ]) {
           const r = await cli(args, env);
           assert.equal(r.code, 1, `${args[0]}: ${r.stderr}`);
           assert.equal(r.stdout, '');
           assert.equal(lines(r.stderr).length, 1, r.stderr);
-          assert.match(r.stderr, new RegExp(`^custops: --no-migrate: the database lacks ${Object.keys(migrations).length} migration\\(s\\) of this version \\(2026-11-21T0000_initial, .*\\): run "custops migrate" first\\n$`));
+          assert.match(
+            r.stderr,
+            new RegExp(
+              `^custops: --no-migrate: the database lacks ${Object.keys(migrations).length} migration\\(s\\) of this version \\(2026-11-21T0000_initial, .*\\): run "custops migrate" first\\n$`,
+            ),
+          );
         }
         assert.deepEqual(await tables(db.handle), [], 'nothing created, not even the migration bookkeeping');
         assert.deepEqual(JSON.parse((await cli(['migrate'], env)).stdout), { migrated: Object.keys(migrations) }, 'custops migrate is the deploy step');
@@ -114,7 +178,11 @@ for (const engine of engines()) {
         const last = names.at(-1)!;
         const previous = Object.fromEntries(names.slice(0, -1).map((n) => [n, migrations[n]]));
         const schema = engine === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.handle.db)).rows[0].s : undefined;
-        const older = new Migrator({ db: db.handle.db, provider: { getMigrations: async () => previous }, ...(schema ? { migrationTableSchema: schema } : {}) });
+        const older = new Migrator({
+          db: db.handle.db,
+          provider: { getMigrations: async () => previous },
+          ...(schema ? { migrationTableSchema: schema } : {}),
+        });
         assert.equal((await older.migrateToLatest()).error, undefined);
         const env = settings(db.url);
         const refused = await cli(['serve', '--no-migrate', '--port', '0'], env);
@@ -151,7 +219,18 @@ for (const engine of engines()) {
         const other = await json(['account', 'create', '--name', 'Other']);
         assert.deepEqual(await json(['key', 'list', '--account', String(account.id)]), { data: [] });
         const full = await json(['key', 'create', '--account', String(account.id), '--name', 'ci']);
-        const scoped = await json(['key', 'create', '--account', String(account.id), '--name', 'reader', '--scopes', 'deals:read,orgs:read', '--rate-limit', '30']);
+        const scoped = await json([
+          'key',
+          'create',
+          '--account',
+          String(account.id),
+          '--name',
+          'reader',
+          '--scopes',
+          'deals:read,orgs:read',
+          '--rate-limit',
+          '30',
+        ]);
         await json(['key', 'create', '--account', String(other.account.id), '--name', 'elsewhere']);
         await json(['key', 'revoke', '--id', String(full.id)]);
 
@@ -159,10 +238,14 @@ for (const engine of engines()) {
         try {
           assert.equal((await fetch(`${server.url}/api/v1/orgs`, { headers: { authorization: `Bearer ${scoped.secret}` } })).status, 200);
           // last_used_at is written off the request path.
-          await waitUntil('last_used_at', async () => {
-            const row = await db.handle.db.selectFrom('api_keys').select('last_used_at').where('id', '=', scoped.id).executeTakeFirstOrThrow();
-            return row.last_used_at !== null;
-          }, 10_000);
+          await waitUntil(
+            'last_used_at',
+            async () => {
+              const row = await db.handle.db.selectFrom('api_keys').select('last_used_at').where('id', '=', scoped.id).executeTakeFirstOrThrow();
+              return row.last_used_at !== null;
+            },
+            10_000,
+          );
         } finally {
           await server.stop();
         }
@@ -175,17 +258,32 @@ for (const engine of engines()) {
         assert.deepEqual(listed, {
           data: [
             {
-              id: scoped.id, name: 'reader', prefix: row(scoped.id).prefix, scopes: ['deals:read', 'orgs:read'], rate_limit_per_minute: 30,
-              created_at: at(row(scoped.id).created_at), last_used_at: at(row(scoped.id).last_used_at), revoked_at: null,
+              id: scoped.id,
+              name: 'reader',
+              prefix: row(scoped.id).prefix,
+              scopes: ['deals:read', 'orgs:read'],
+              rate_limit_per_minute: 30,
+              created_at: at(row(scoped.id).created_at),
+              last_used_at: at(row(scoped.id).last_used_at),
+              revoked_at: null,
             },
             {
-              id: full.id, name: 'ci', prefix: row(full.id).prefix, scopes: ['*'], rate_limit_per_minute: null,
-              created_at: at(row(full.id).created_at), last_used_at: null, revoked_at: at(row(full.id).revoked_at),
+              id: full.id,
+              name: 'ci',
+              prefix: row(full.id).prefix,
+              scopes: ['*'],
+              rate_limit_per_minute: null,
+              created_at: at(row(full.id).created_at),
+              last_used_at: null,
+              revoked_at: at(row(full.id).revoked_at),
             },
           ],
         });
         assert.ok(listed.data[0].last_used_at !== null && listed.data[1].revoked_at !== null);
-        for (const [key, item] of [[scoped, listed.data[0]], [full, listed.data[1]]]) {
+        for (const [key, item] of [
+          [scoped, listed.data[0]],
+          [full, listed.data[1]],
+        ]) {
           assert.ok(key.secret.startsWith(item.prefix) && item.prefix.length < key.secret.length, 'the prefix tells keys apart');
           assert.ok(!r.stdout.includes(key.secret) && !r.stdout.includes(sha256Hex(key.secret)), 'neither the secret nor its hash');
         }
@@ -225,17 +323,25 @@ for (const engine of engines()) {
 
         let stopWorker = null as (() => Promise<void>) | null;
         let failed: unknown = null;
-        const worker = runWorker(loadConfig(settings(db.url, { CUSTOPS_WEBHOOK_RETENTION_DAYS: '15' })), (stop) =>
-          new Promise<void>((resolve) => {
-            stopWorker = () => stop().then(resolve);
-          }), { migrate: false }).catch((err) => {
-            failed = err;
-          });
+        const worker = runWorker(
+          loadConfig(settings(db.url, { CUSTOPS_WEBHOOK_RETENTION_DAYS: '15' })),
+          (stop) =>
+            new Promise<void>((resolve) => {
+              stopWorker = () => stop().then(resolve);
+            }),
+          { migrate: false },
+        ).catch((err) => {
+          failed = err;
+        });
         try {
-          await waitUntil('worker purged the 15-day history', async () => {
-            if (failed) throw failed;
-            return !(await events()).includes(twenty);
-          }, 15_000);
+          await waitUntil(
+            'worker purged the 15-day history',
+            async () => {
+              if (failed) throw failed;
+              return !(await events()).includes(twenty);
+            },
+            15_000,
+          );
           assert.deepEqual(await events(), [ten]);
           const kept = await db.handle.db.selectFrom('webhook_attempts').select('id').execute();
           assert.equal(kept.length, 1, 'attempts went with their deliveries');
@@ -284,7 +390,9 @@ for (const engine of engines()) {
       }
     });
 
-    test('CUSTOPS_PG_POOL_SIZE bounds the connections serve opens under concurrent load; two of them are its LISTEN connections', { skip: engine !== 'postgres' && 'PostgreSQL only' }, async () => {
+    test('CUSTOPS_PG_POOL_SIZE bounds the connections serve opens under concurrent load; two of them are its LISTEN connections', {
+      skip: engine !== 'postgres' && 'PostgreSQL only',
+    }, async () => {
       const db = await createTestDatabase('postgres');
       try {
         for (const size of [3, 6]) {
@@ -293,7 +401,10 @@ for (const engine of engines()) {
           const withName = new URL(db.url);
           withName.searchParams.set('application_name', app);
           const url = withName.toString();
-          const server = await startServer(loadConfig(settings(url, { CUSTOPS_PG_POOL_SIZE: String(size), CUSTOPS_DB_CONNECT_TIMEOUT_MS: '30000' })), { logger: false, migrate: false });
+          const server = await startServer(loadConfig(settings(url, { CUSTOPS_PG_POOL_SIZE: String(size), CUSTOPS_DB_CONNECT_TIMEOUT_MS: '30000' })), {
+            logger: false,
+            migrate: false,
+          });
           try {
             // Its LISTEN connections (webhook outbox, API key revocations) are held for as long as it runs.
             const pool = server.database.pool!;
@@ -301,7 +412,10 @@ for (const engine of engines()) {
             // Each query reports its backend and how many connections the serve holds at that moment.
             const seen = await Promise.all(
               Array.from({ length: 4 * size }, () =>
-                sql<{ pid: number; n: number }>`select pg_backend_pid() as pid, (select count(*)::int from pg_stat_activity where application_name = ${app}) as n, pg_sleep(0.05)`
+                sql<{
+                  pid: number;
+                  n: number;
+                }>`select pg_backend_pid() as pid, (select count(*)::int from pg_stat_activity where application_name = ${app}) as n, pg_sleep(0.05)`
                   .execute(server.database.db)
                   .then((r) => r.rows[0]),
               ),
@@ -332,7 +446,10 @@ describe('trusted proxies', () => {
   async function loggedClient(trustProxy: string | undefined, peer: string, forwardedFor: string): Promise<string> {
     const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'info', ...(trustProxy ? { CUSTOPS_TRUST_PROXY: trustProxy } : {}) });
     const logged: { msg: string; req?: { remoteAddress?: string } }[] = [];
-    const app = await buildApp(config, { database: db.handle, logger: { level: 'info', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } } });
+    const app = await buildApp(config, {
+      database: db.handle,
+      logger: { level: 'info', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } },
+    });
     try {
       const res = await app.inject({ method: 'GET', url: '/healthz', remoteAddress: peer, headers: { 'x-forwarded-for': forwardedFor } });
       assert.equal(res.statusCode, 200);
@@ -346,9 +463,17 @@ describe('trusted proxies', () => {
 
   test('the client IP in request logs comes from X-Forwarded-For only through a trusted proxy', async () => {
     assert.equal(await loggedClient('10.0.0.0/8', '10.1.2.3', '203.0.113.9'), '203.0.113.9', 'from a trusted proxy');
-    assert.equal(await loggedClient('10.0.0.0/8, 127.0.0.1', '10.1.2.3', '198.51.100.7, 10.0.0.3'), '198.51.100.7', 'the nearest address that is not a trusted proxy');
+    assert.equal(
+      await loggedClient('10.0.0.0/8, 127.0.0.1', '10.1.2.3', '198.51.100.7, 10.0.0.3'),
+      '198.51.100.7',
+      'the nearest address that is not a trusted proxy',
+    );
     assert.equal(await loggedClient(undefined, '10.1.2.3', '203.0.113.9'), '10.1.2.3', 'unset: X-Forwarded-For is ignored');
-    assert.equal(await loggedClient('192.168.0.0/16', '10.1.2.3', '203.0.113.9'), '10.1.2.3', 'a peer that is not a trusted proxy cannot claim another address');
+    assert.equal(
+      await loggedClient('192.168.0.0/16', '10.1.2.3', '203.0.113.9'),
+      '10.1.2.3',
+      'a peer that is not a trusted proxy cannot claim another address',
+    );
     assert.equal(await loggedClient('::1', '::1', '2001:db8::5'), '2001:db8::5', 'IPv6');
   });
 });

@@ -29,14 +29,18 @@ for (const engine of engines()) {
       // The other account holds the same words: its rows must never show.
       await seedAccount(h.database.handle, systemClock, { accountId: other.accountId, deals: 100, seed: 11 });
       for (const [i, title] of TRICKY.entries()) {
-        const org = await call(h, 'POST', '/api/v1/orgs', { key: a.key, body: { name: title, external_ids: [{ source_app: 'helpdesk', external_org_id: `x-${i}` }] } });
+        const org = await call(h, 'POST', '/api/v1/orgs', {
+          key: a.key,
+          body: { name: title, external_ids: [{ source_app: 'helpdesk', external_org_id: `x-${i}` }] },
+        });
         assert.equal(org.statusCode, 201, org.body);
         const orgId = org.json().id;
         const writes = [
           call(h, 'POST', '/api/v1/deals', { key: a.key, body: { org_id: orgId, title } }),
           call(h, 'POST', '/api/v1/contacts', { key: a.key, body: { org_id: orgId, name: title } }),
           call(h, 'POST', '/api/v1/support/tickets', {
-            key: a.key, body: { source_app: 'helpdesk', external_org_id: `x-${i}`, title, details: 'd', contact_email: `it${i}@tricky.example` },
+            key: a.key,
+            body: { source_app: 'helpdesk', external_org_id: `x-${i}`, title, details: 'd', contact_email: `it${i}@tricky.example` },
           }),
         ];
         for (const res of await Promise.all(writes)) assert.equal(res.statusCode, 201, res.body);
@@ -45,7 +49,11 @@ for (const engine of engines()) {
     after(() => h.close());
 
     const of = (table: 'deals' | 'tickets' | 'orgs' | 'contacts', columns: string[]) => async () => {
-      const rows = (await h.db.selectFrom(table).select(['id', ...columns] as never[]).where('account_id', '=', a.accountId).execute()) as Record<string, unknown>[];
+      const rows = (await h.db
+        .selectFrom(table)
+        .select(['id', ...columns] as never[])
+        .where('account_id', '=', a.accountId)
+        .execute()) as Record<string, unknown>[];
       return rows.map((r) => ({ id: Number(r.id), texts: columns.map((c) => r[c] as string | null) }));
     };
     const lists: Searched[] = [
@@ -63,7 +71,10 @@ for (const engine of engines()) {
         const chars = [...text];
         const len = rnd.int(1, Math.min(7, chars.length));
         const start = rnd.int(0, chars.length - len);
-        const piece = chars.slice(start, start + len).map((c) => (rnd.chance(0.5) ? c.toUpperCase() : c)).join('');
+        const piece = chars
+          .slice(start, start + len)
+          .map((c) => (rnd.chance(0.5) ? c.toUpperCase() : c))
+          .join('');
         if (piece.trim() !== '') out.push(rnd.chance(0.1) ? piece + rnd.token(2) : piece);
       }
       return out;

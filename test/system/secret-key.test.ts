@@ -42,7 +42,8 @@ async function seed(t: TestDatabase, settings: Config, receiver: Receiver): Prom
   const app = await buildApp(config, { database: t.handle, logger: false });
   try {
     const { account } = await createAccount({ db: t.handle.db, clock: systemClock }, { name: 'Keys' });
-    const key = (await createApiKey({ db: t.handle.db, clock: systemClock }, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: null })).secret;
+    const key = (await createApiKey({ db: t.handle.db, clock: systemClock }, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: null }))
+      .secret;
     const post = (url: string, body: object, idem: string) =>
       app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, 'idempotency-key': idem }, payload: body });
     const endpoints = [];
@@ -118,17 +119,33 @@ for (const engine of engines()) {
         const refused = custops(['worker'], { DATABASE_URL: t2.url, CUSTOPS_SECRET_KEY: oldKey });
         assert.equal((await refused.exited).code, 1, 'the old key is refused now');
 
-        const config = await prepareDatabase(t2.handle, loadConfig({ CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1', DATABASE_URL: t2.url, CUSTOPS_SECRET_KEY: result.secret_key }), systemClock);
+        const config = await prepareDatabase(
+          t2.handle,
+          loadConfig({ CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1', DATABASE_URL: t2.url, CUSTOPS_SECRET_KEY: result.secret_key }),
+          systemClock,
+        );
         const app = await buildApp(config, { database: t2.handle, logger: false });
         try {
           for (const r of seeded.replays) {
             const url = r.idempotencyKey === 'org' ? '/api/v1/orgs' : '/api/v1/webhooks/endpoints';
-            const res = await app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${seeded.key}`, 'idempotency-key': r.idempotencyKey }, payload: r.body });
+            const res = await app.inject({
+              method: 'POST',
+              url,
+              headers: { authorization: `Bearer ${seeded.key}`, 'idempotency-key': r.idempotencyKey },
+              payload: r.body,
+            });
             assert.equal(res.headers['idempotent-replayed'], 'true', res.body);
             assert.equal(res.body, r.answer, 'the stored answer replays as first given (secret included)');
           }
-          const org = (await app.inject({ method: 'POST', url: '/api/v1/orgs', headers: { authorization: `Bearer ${seeded.key}` }, payload: { name: 'Later' } })).json();
-          const deal = await app.inject({ method: 'POST', url: '/api/v1/deals', headers: { authorization: `Bearer ${seeded.key}` }, payload: { org_id: org.id, title: 'After rotation' } });
+          const org = (
+            await app.inject({ method: 'POST', url: '/api/v1/orgs', headers: { authorization: `Bearer ${seeded.key}` }, payload: { name: 'Later' } })
+          ).json();
+          const deal = await app.inject({
+            method: 'POST',
+            url: '/api/v1/deals',
+            headers: { authorization: `Bearer ${seeded.key}` },
+            payload: { org_id: org.id, title: 'After rotation' },
+          });
           assert.equal(deal.statusCode, 201);
         } finally {
           await app.close();

@@ -21,7 +21,13 @@ describe('stopping serve', { skip: !process.env.TEST_POSTGRES_URL && 'needs TEST
   test('a request whose client hung up mid-handler is done once its handler is, and the write it made is kept', async () => {
     const t = await createTestDatabase('postgres');
     const dir = mkdtempSync(join(tmpdir(), 'custops-stop-'));
-    const config = loadConfig({ DATABASE_URL: t.url, CUSTOPS_DATA_DIR: dir, CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent', PORT: '0' });
+    const config = loadConfig({
+      DATABASE_URL: t.url,
+      CUSTOPS_DATA_DIR: dir,
+      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+    });
     const server = await startServer(config, { logger: false, migrate: false });
     const locker = new pg.Client({ connectionString: t.url });
     await locker.connect();
@@ -36,9 +42,17 @@ describe('stopping serve', { skip: !process.env.TEST_POSTGRES_URL && 'needs TEST
       await locker.query('begin');
       await locker.query('lock table orgs in exclusive mode');
       const url = new URL(`${server.url}/api/v1/orgs`);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: {
-        authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body),
-      } });
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key.secret}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      });
       req.on('error', () => {});
       req.end(body);
       await waitUntil('the handler running', () => server.handlersRunning() === 1, 10_000, 5);

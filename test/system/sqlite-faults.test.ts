@@ -40,7 +40,16 @@ async function setup(dir: string): Promise<Setup> {
   const key = (await createApiKey(deps, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: null })).secret;
   const app = await buildApp(config, { database, logger: false });
   await app.ready();
-  return { app, database, key, path, close: async () => { await app.close(); await database.close(); } };
+  return {
+    app,
+    database,
+    key,
+    path,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
 }
 
 function createOrg(s: Setup, name: string, idempotencyKey: string | null) {
@@ -81,7 +90,10 @@ describe('SQLite faults answer 503 and write nothing', () => {
   test('another process holding the write lock past the busy time-out: 503 database_busy, then the same key succeeds', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'custops-busy-'));
     const s = await setup(dir);
-    cleanups.push(() => s.close(), () => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(
+      () => s.close(),
+      () => rmSync(dir, { recursive: true, force: true }),
+    );
     const before = await tableCounts(s.database.db);
     // Another connection (as another process would) takes the write lock and keeps it.
     const other = new DatabaseSync(s.path);
@@ -102,15 +114,30 @@ describe('SQLite faults answer 503 and write nothing', () => {
   test('a lock held for less than the busy time-out is waited for, even by a write that reads first: 201, not 503', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'custops-busy-short-'));
     const s = await setup(dir);
-    cleanups.push(() => s.close(), () => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(
+      () => s.close(),
+      () => rmSync(dir, { recursive: true, force: true }),
+    );
     const org = await createOrg(s, 'Waits Ltd', null);
     assert.equal(org.statusCode, 201);
     // A deal activity reads the deal before writing: with a deferred BEGIN, SQLite refuses the
     // read-to-write upgrade at once while another connection writes, whatever the busy time-out.
-    const deal = await s.app.inject({ method: 'POST', url: '/api/v1/deals', headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ org_id: org.json().id, title: 'Wait' }) });
+    const deal = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/deals',
+      headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ org_id: org.json().id, title: 'Wait' }),
+    });
     assert.equal(deal.statusCode, 201, deal.body);
     // node:sqlite waits synchronously, so the lock is held by another process, released after 150 ms.
-    const holder = spawn(process.execPath, ['-e', `const {DatabaseSync}=require('node:sqlite');const d=new DatabaseSync(${JSON.stringify(s.path)});d.exec('BEGIN IMMEDIATE');console.log('locked');setTimeout(()=>{d.exec('ROLLBACK');process.exit(0)},150)`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const {DatabaseSync}=require('node:sqlite');const d=new DatabaseSync(${JSON.stringify(s.path)});d.exec('BEGIN IMMEDIATE');console.log('locked');setTimeout(()=>{d.exec('ROLLBACK');process.exit(0)},150)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
     const res = await s.app.inject({
       method: 'POST',

@@ -20,9 +20,14 @@ for (const engine of engines()) {
     before(async () => {
       t = await createTestDatabase(engine);
       observer = engine === 'postgres' ? openDatabase(t.url, { poolSize: 1 }) : t.handle;
-      ({ account: { id: accountId } } = await createAccount({ db: t.handle.db, clock }, { name: 'Outside' }));
-      ({ id: orgId } = await t.handle.db.insertInto('orgs').values({ account_id: accountId, name: 'O', name_lc: 'o', domain: null, created_at: 1, updated_at: 1 })
-        .returning('id').executeTakeFirstOrThrow());
+      ({
+        account: { id: accountId },
+      } = await createAccount({ db: t.handle.db, clock }, { name: 'Outside' }));
+      ({ id: orgId } = await t.handle.db
+        .insertInto('orgs')
+        .values({ account_id: accountId, name: 'O', name_lc: 'o', domain: null, created_at: 1, updated_at: 1 })
+        .returning('id')
+        .executeTakeFirstOrThrow());
     });
     after(async () => {
       if (observer !== t.handle) await observer.close();
@@ -49,10 +54,13 @@ for (const engine of engines()) {
       assert.equal(deal.created_at, '2026-11-24T09:30:00.000Z');
       assert.equal(deal.closed_at, '2026-11-24T09:30:00.000Z');
       const events = (await outboxOf(t.handle.db, accountId)).slice(before);
-      assert.deepEqual(events.map((e) => [e.event_type, e.payload.timestamp]), [
-        ['deal.created', '2026-11-24T09:30:00.000Z'],
-        ['deal.won', '2026-11-24T09:30:00.000Z'],
-      ]);
+      assert.deepEqual(
+        events.map((e) => [e.event_type, e.payload.timestamp]),
+        [
+          ['deal.created', '2026-11-24T09:30:00.000Z'],
+          ['deal.won', '2026-11-24T09:30:00.000Z'],
+        ],
+      );
       assert.equal(seenAtWake.length, 1, 'one wake-up per write');
       const seen = await seenAtWake[0];
       for (const e of events) assert.ok(seen.includes(e.payload.id as string), 'committed before the wake-up');
@@ -62,10 +70,14 @@ for (const engine of engines()) {
       const { write, seenAtWake } = writeWatched();
       const counts = await tableCounts(t.handle.db);
       await assert.rejects(() => createDeal({ write }, { accountId, userId: null }, { org_id: 987_654_321, title: 'Nowhere' }), /987654321/);
-      await assert.rejects(() => write(null, async (w) => {
-        await w.emit({ accountId, orgId, type: 'deal.won', entity: { deal_id: 1, deal: { id: 1, title: 't', status: 'won' } } as never });
-        throw new Error('after the event');
-      }), /after the event/);
+      await assert.rejects(
+        () =>
+          write(null, async (w) => {
+            await w.emit({ accountId, orgId, type: 'deal.won', entity: { deal_id: 1, deal: { id: 1, title: 't', status: 'won' } } as never });
+            throw new Error('after the event');
+          }),
+        /after the event/,
+      );
       assert.deepEqual(await tableCounts(t.handle.db), counts);
       assert.equal(seenAtWake.length, 0);
     });
@@ -81,9 +93,11 @@ for (const engine of engines()) {
         seal: (body) => body,
         stored: null,
       };
-      await assert.rejects(() => write(claim, async () => {
-        throw new Error('rolled back');
-      }));
+      await assert.rejects(() =>
+        write(claim, async () => {
+          throw new Error('rolled back');
+        }),
+      );
       assert.equal(claim.stored, null);
       assert.equal(await t.handle.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'outside-1').executeTakeFirst(), undefined);
       const result = await write(claim, async () => ({ done: true }));

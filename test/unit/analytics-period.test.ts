@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  change, isoWeekLabel, percentOf, presetPeriods, resolveRange, startOfIsoWeek, wantsCompare, weekIndex, rateChange, weeksOf, winRate, type Preset,
+  change,
+  isoWeekLabel,
+  percentOf,
+  presetPeriods,
+  resolveRange,
+  startOfIsoWeek,
+  wantsCompare,
+  weekIndex,
+  rateChange,
+  weeksOf,
+  winRate,
+  type Preset,
 } from '../../src/modules/analytics/analytics.period.ts';
 import { AppError } from '../../src/lib/errors.ts';
 import { segments } from '../../src/modules/analytics/analytics.customers.repository.ts';
@@ -73,8 +84,14 @@ describe('analytics presets at fixed clocks', () => {
 describe('ISO week labels and buckets', () => {
   test('labels around year boundaries', () => {
     const cases: [string, string][] = [
-      ['2026-12-28', '2026-W53'], ['2027-01-04', '2027-W01'], ['2024-12-30', '2025-W01'], ['2021-01-04', '2021-W01'],
-      ['2020-12-28', '2020-W53'], ['2026-11-16', '2026-W47'], ['2026-01-05', '2026-W02'], ['2025-12-29', '2026-W01'],
+      ['2026-12-28', '2026-W53'],
+      ['2027-01-04', '2027-W01'],
+      ['2024-12-30', '2025-W01'],
+      ['2021-01-04', '2021-W01'],
+      ['2020-12-28', '2020-W53'],
+      ['2026-11-16', '2026-W47'],
+      ['2026-01-05', '2026-W02'],
+      ['2025-12-29', '2026-W01'],
     ];
     for (const [monday, label] of cases) assert.equal(isoWeekLabel(t(`${monday}T00:00:00Z`)), label, monday);
   });
@@ -130,13 +147,34 @@ describe('custom ranges', () => {
   });
 
   test('bad ranges name the field', () => {
-    assert.deepEqual(fieldsOf(() => resolveRange({ from: '2026-02-30' }, now)), { from: 'invalid_date' });
-    assert.deepEqual(fieldsOf(() => resolveRange({ from: '2026-01-01', to: '2026-13-01' }, now)), { to: 'invalid_date' });
-    assert.deepEqual(fieldsOf(() => resolveRange({ from: '2027-02-29' }, now)), { from: 'invalid_date' });
-    assert.deepEqual(fieldsOf(() => resolveRange({ to: '2026-01-01' }, now)), { from: 'required' });
-    assert.deepEqual(fieldsOf(() => resolveRange({ from: '2026-03-02', to: '2026-03-01' }, now)), { from: 'after_to' });
-    assert.deepEqual(fieldsOf(() => resolveRange({ from: '2016-01-01', to: '2026-01-01' }, now)), { to: 'range_too_long' });
-    assert.deepEqual(fieldsOf(() => resolveRange({ from: 'yesterday' }, now)), { from: 'invalid_date' });
+    assert.deepEqual(
+      fieldsOf(() => resolveRange({ from: '2026-02-30' }, now)),
+      { from: 'invalid_date' },
+    );
+    assert.deepEqual(
+      fieldsOf(() => resolveRange({ from: '2026-01-01', to: '2026-13-01' }, now)),
+      { to: 'invalid_date' },
+    );
+    assert.deepEqual(
+      fieldsOf(() => resolveRange({ from: '2027-02-29' }, now)),
+      { from: 'invalid_date' },
+    );
+    assert.deepEqual(
+      fieldsOf(() => resolveRange({ to: '2026-01-01' }, now)),
+      { from: 'required' },
+    );
+    assert.deepEqual(
+      fieldsOf(() => resolveRange({ from: '2026-03-02', to: '2026-03-01' }, now)),
+      { from: 'after_to' },
+    );
+    assert.deepEqual(
+      fieldsOf(() => resolveRange({ from: '2016-01-01', to: '2026-01-01' }, now)),
+      { to: 'range_too_long' },
+    );
+    assert.deepEqual(
+      fieldsOf(() => resolveRange({ from: 'yesterday' }, now)),
+      { from: 'invalid_date' },
+    );
     assert.deepEqual(iso(resolveRange({ from: '2016-01-01', to: '2025-12-31' }, now).current), ['2016-01-01', '2026-01-01'], 'exactly ten years is allowed');
   });
 });
@@ -178,17 +216,31 @@ describe('change objects and rates', () => {
 describe('per-org rollup segments', () => {
   const d = (s: string) => t(`${s}T00:00:00Z`) / 86_400_000;
   test('a calendar year is one yearly segment', () => {
-    assert.deepEqual(segments({ from: t('2026-01-01T00:00:00Z'), to: t('2027-01-01T00:00:00Z') }), { years: [{ a: d('2026-01-01'), b: d('2027-01-01') }], months: [], raw: [] });
+    assert.deepEqual(segments({ from: t('2026-01-01T00:00:00Z'), to: t('2027-01-01T00:00:00Z') }), {
+      years: [{ a: d('2026-01-01'), b: d('2027-01-01') }],
+      months: [],
+      raw: [],
+    });
   });
   test('days, months, a year, months, days', () => {
     assert.deepEqual(segments({ from: t('2025-11-15T00:00:00Z'), to: t('2027-02-11T00:00:00Z') }), {
       years: [{ a: d('2026-01-01'), b: d('2027-01-01') }],
-      months: [{ a: d('2025-12-01'), b: d('2026-01-01') }, { a: d('2027-01-01'), b: d('2027-02-01') }],
-      raw: [{ from: t('2025-11-15T00:00:00Z'), to: t('2025-12-01T00:00:00Z') }, { from: t('2027-02-01T00:00:00Z'), to: t('2027-02-11T00:00:00Z') }],
+      months: [
+        { a: d('2025-12-01'), b: d('2026-01-01') },
+        { a: d('2027-01-01'), b: d('2027-02-01') },
+      ],
+      raw: [
+        { from: t('2025-11-15T00:00:00Z'), to: t('2025-12-01T00:00:00Z') },
+        { from: t('2027-02-01T00:00:00Z'), to: t('2027-02-11T00:00:00Z') },
+      ],
     });
   });
   test('inside one month, or not whole days: records only', () => {
-    assert.deepEqual(segments({ from: t('2026-11-02T00:00:00Z'), to: t('2026-11-20T00:00:00Z') }), { years: [], months: [], raw: [{ from: t('2026-11-02T00:00:00Z'), to: t('2026-11-20T00:00:00Z') }] });
+    assert.deepEqual(segments({ from: t('2026-11-02T00:00:00Z'), to: t('2026-11-20T00:00:00Z') }), {
+      years: [],
+      months: [],
+      raw: [{ from: t('2026-11-02T00:00:00Z'), to: t('2026-11-20T00:00:00Z') }],
+    });
     const odd = { from: t('2026-01-01T00:00:00Z'), to: t('2027-01-01T00:00:00.001Z') };
     assert.deepEqual(segments(odd), { years: [], months: [], raw: [odd] });
   });

@@ -41,7 +41,11 @@ describe('configuration', () => {
     ];
     for (const env of cases) {
       const [name] = Object.keys(env);
-      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.variable === name && e.message.startsWith(name), name);
+      assert.throws(
+        () => loadConfig(env),
+        (e: unknown) => e instanceof ConfigError && e.variable === name && e.message.startsWith(name),
+        name,
+      );
     }
   });
 

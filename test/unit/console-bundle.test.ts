@@ -18,5 +18,6 @@ test('the console first load (JS and CSS the page names) is at most 200 KB gzipp
   assert.ok(total <= BUDGET, `first load is ${Math.round(total / 1024)} KB gzipped (budget 200 KB): ${files.join(', ')}`);
   // Feature pages are separate chunks, fetched when visited.
   const main = readFileSync(join(WEB_DIST, 'assets', files.find((f) => f.startsWith('index-') && f.endsWith('.js'))!), 'utf8');
-  for (const page of ['endpoints-page', 'api-keys-page', 'team-page', 'delivery-page']) assert.match(main, new RegExp(`assets/${page}-[\\w-]+\\.js`), `${page} is a lazy chunk`);
+  for (const page of ['endpoints-page', 'api-keys-page', 'team-page', 'delivery-page'])
+    assert.match(main, new RegExp(`assets/${page}-[\\w-]+\\.js`), `${page} is a lazy chunk`);
 });

@@ -17,7 +17,11 @@ describe('npm run demo (SQLite only, by design)', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     const port = (busy.address() as { port: number }).port;
     try {
-      const child = spawn(process.execPath, [SCRIPT, '--port', String(port)], { cwd: dir, env: { PATH: process.env.PATH ?? '', PORT: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [SCRIPT, '--port', String(port)], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', PORT: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.on('data', (c) => (err += c));
       const code = await new Promise<number | null>((r) => child.on('exit', r));

@@ -9,8 +9,19 @@ import { call, createHarness, type Harness } from '../helpers/harness.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30, 0);
 const WINDOW_START = NOW - 120 * 86_400_000;
-const CONTENT_TABLES = ['users', 'orgs', 'org_external_ids', 'marketing_audiences', 'contacts', 'contact_audiences', 'deals',
-  'deal_status_history', 'deal_activities', 'tickets', 'support_logs'] as const;
+const CONTENT_TABLES = [
+  'users',
+  'orgs',
+  'org_external_ids',
+  'marketing_audiences',
+  'contacts',
+  'contact_audiences',
+  'deals',
+  'deal_status_history',
+  'deal_activities',
+  'tickets',
+  'support_logs',
+] as const;
 
 async function dump(db: Db, accountId: number) {
   const out: Record<string, unknown[]> = {};
@@ -27,9 +38,21 @@ describe('demo PRNG', () => {
     const a = new Random(42);
     const b = new Random(42);
     const seqA = Array.from({ length: 50 }, () => a.int(1, 6));
-    assert.deepEqual(seqA, Array.from({ length: 50 }, () => b.int(1, 6)));
+    assert.deepEqual(
+      seqA,
+      Array.from({ length: 50 }, () => b.int(1, 6)),
+    );
     assert.ok(seqA.every((n) => n >= 1 && n <= 6));
-    assert.notDeepEqual(seqA, Array.from({ length: 50 }, ((r) => () => r.int(1, 6))(new Random(43))));
+    assert.notDeepEqual(
+      seqA,
+      Array.from(
+        { length: 50 },
+        (
+          (r) => () =>
+            r.int(1, 6)
+        )(new Random(43)),
+      ),
+    );
     assert.equal(new Set(new Random(1).sample([1, 2, 3, 4, 5], 5)).size, 5);
   });
 });
@@ -82,7 +105,10 @@ for (const engine of engines()) {
       assert.ok(orgs.every((o) => links.some((l) => l.org_id === o.id && l.source_app === 'billing')));
       const contacts = await h.db.selectFrom('contacts').select(['org_id', 'email']).where('account_id', '=', acc).execute();
       assert.ok(orgs.every((o) => contacts.filter((c) => c.org_id === o.id).length >= 2));
-      assert.ok(contacts.every((c) => /^[a-z.]+@[a-z]+\.example$/.test(c.email!)), 'ASCII e-mail addresses');
+      assert.ok(
+        contacts.every((c) => /^[a-z.]+@[a-z]+\.example$/.test(c.email!)),
+        'ASCII e-mail addresses',
+      );
       const members = await h.db.selectFrom('contact_audiences').select('audience_id').where('account_id', '=', acc).execute();
       assert.ok(new Set(members.map((m) => m.audience_id)).size >= 2);
     });
@@ -128,7 +154,10 @@ for (const engine of engines()) {
         assert.deepEqual([mine[0].created_at, mine[0].note], [t.created_at, t.details]);
         assert.ok(mine.every((l) => l.org_id === t.org_id && l.created_at <= NOW));
       }
-      assert.ok(tickets.some((t) => t.status !== 'closed' && t.created_at < NOW - 7 * 86_400_000), 'some aged open tickets');
+      assert.ok(
+        tickets.some((t) => t.status !== 'closed' && t.created_at < NOW - 7 * 86_400_000),
+        'some aged open tickets',
+      );
     });
 
     test('the same seed gives the same data; another seed differs', async () => {
@@ -137,7 +166,10 @@ for (const engine of engines()) {
       const other = await seedDemo({ db: second.handle.db, clock, config: h.config }, { seed: 6 });
       const a = await dump(second.handle.db, other.account.id);
       const b = await dump(h.db, demo.account.id);
-      assert.notDeepEqual(a.deals.map((d: any) => [d.title, d.status]), b.deals.map((d: any) => [d.title, d.status]));
+      assert.notDeepEqual(
+        a.deals.map((d: any) => [d.title, d.status]),
+        b.deals.map((d: any) => [d.title, d.status]),
+      );
     });
   });
 }

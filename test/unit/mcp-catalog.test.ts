@@ -21,23 +21,48 @@ const doc: OpenApiDocument = {
     },
     '/api/v1/things': {
       get: {
-        operationId: 'listThings', summary: 'List things', security: bearer, 'x-required-scopes': ['deals:read'],
-        parameters: [{ name: 'status', in: 'query', schema: { enum: ['a', 'b'] } }, { name: 'X-Trace', in: 'header', schema: { type: 'string' } }],
+        operationId: 'listThings',
+        summary: 'List things',
+        security: bearer,
+        'x-required-scopes': ['deals:read'],
+        parameters: [
+          { name: 'status', in: 'query', schema: { enum: ['a', 'b'] } },
+          { name: 'X-Trace', in: 'header', schema: { type: 'string' } },
+        ],
         responses: { 200: json({ type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } } }) },
       },
       post: {
-        operationId: 'createThing', security: bearer, 'x-required-scopes': ['*'],
-        requestBody: { required: true, ...json({ type: 'object', required: ['name'], properties: { name: { type: 'string' }, idempotency_key: { type: 'string' } }, additionalProperties: false }) },
+        operationId: 'createThing',
+        security: bearer,
+        'x-required-scopes': ['*'],
+        requestBody: {
+          required: true,
+          ...json({
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, idempotency_key: { type: 'string' } },
+            additionalProperties: false,
+          }),
+        },
         responses: { 201: json({ $ref: '#/components/schemas/Thing' }) },
       },
     },
     '/api/v1/things/{id}': {
       put: {
-        operationId: 'replaceTags', security: bearer, 'x-required-scopes': ['deals:write'], parameters: [idParam],
+        operationId: 'replaceTags',
+        security: bearer,
+        'x-required-scopes': ['deals:write'],
+        parameters: [idParam],
         requestBody: { required: false, ...json({ type: 'array', items: { type: 'string' } }) },
         responses: { 200: json({ type: 'array' }) },
       },
-      delete: { operationId: 'deleteThing', security: bearer, 'x-required-scopes': ['deals:write'], parameters: [idParam], responses: { 204: { description: 'Gone' } } },
+      delete: {
+        operationId: 'deleteThing',
+        security: bearer,
+        'x-required-scopes': ['deals:write'],
+        parameters: [idParam],
+        responses: { 204: { description: 'Gone' } },
+      },
     },
   },
 };
@@ -88,8 +113,14 @@ describe('MCP tool catalogue from an OpenAPI document', () => {
     assert.equal(rest.url, '/api/v1/things/a%2Fb?note=x');
     assert.equal(rest.payload, undefined);
     assert.equal(rest.headers.authorization, 'Bearer cok_x');
-    assert.throws(() => toRestRequest(del, {}, 'k'), (e) => e instanceof MissingPathArgument && e.field === 'id' && e.reason === 'required');
-    assert.throws(() => toRestRequest(del, { id: { x: 1 } }, 'k'), (e) => e instanceof MissingPathArgument && e.reason === 'invalid_type');
+    assert.throws(
+      () => toRestRequest(del, {}, 'k'),
+      (e) => e instanceof MissingPathArgument && e.field === 'id' && e.reason === 'required',
+    );
+    assert.throws(
+      () => toRestRequest(del, { id: { x: 1 } }, 'k'),
+      (e) => e instanceof MissingPathArgument && e.reason === 'invalid_type',
+    );
   });
 
   test('scopes decide which tools a key may call', () => {
@@ -104,8 +135,12 @@ describe('MCP tool catalogue from an OpenAPI document', () => {
       paths: {
         '/api/v1/x/{id}': {
           patch: {
-            operationId: 'patchX', security: bearer, 'x-required-scopes': ['*'], parameters: [idParam],
-            requestBody: json({ type: 'object', properties: { id: { type: 'integer' } } }), responses: { 200: json({ type: 'object' }) },
+            operationId: 'patchX',
+            security: bearer,
+            'x-required-scopes': ['*'],
+            parameters: [idParam],
+            requestBody: json({ type: 'object', properties: { id: { type: 'integer' } } }),
+            responses: { 200: json({ type: 'object' }) },
           },
         },
       },

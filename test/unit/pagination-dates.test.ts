@@ -43,7 +43,20 @@ describe('date bounds', () => {
     assert.equal(parseDateBound('2026-02-29', 'start'), null);
   });
   test('impossible and malformed dates are refused', () => {
-    for (const bad of ['2026-02-30', '2026-13-01', '2026-00-10', '2026-11-31', '2026-11-20T24:00:00Z', '2026-11-20T10:60', 'yesterday', '20261120', '2026-11-20Z', '', '2026-1-2', '2026-11-20T10:30:00+25:00']) {
+    for (const bad of [
+      '2026-02-30',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-11-31',
+      '2026-11-20T24:00:00Z',
+      '2026-11-20T10:60',
+      'yesterday',
+      '20261120',
+      '2026-11-20Z',
+      '',
+      '2026-1-2',
+      '2026-11-20T10:30:00+25:00',
+    ]) {
       assert.equal(parseDateBound(bad, 'start'), null, bad);
     }
   });
@@ -53,8 +66,14 @@ describe('date bounds', () => {
       to: Date.UTC(2026, 10, 2) - 1,
     });
     assert.deepEqual(dateRange({}, 'from', 'to'), { from: null, to: null });
-    const e1 = assert.throws(() => dateRange({ from: '2026-02-30' }, 'from', 'to'), (e: unknown) => e instanceof AppError && e.fields?.from === 'invalid_date');
+    const e1 = assert.throws(
+      () => dateRange({ from: '2026-02-30' }, 'from', 'to'),
+      (e: unknown) => e instanceof AppError && e.fields?.from === 'invalid_date',
+    );
     void e1;
-    assert.throws(() => dateRange({ from: '2026-11-02', to: '2026-11-01' }, 'from', 'to'), (e: unknown) => e instanceof AppError && e.code === 'validation_error' && !!e.fields?.from);
+    assert.throws(
+      () => dateRange({ from: '2026-11-02', to: '2026-11-01' }, 'from', 'to'),
+      (e: unknown) => e instanceof AppError && e.code === 'validation_error' && !!e.fields?.from,
+    );
   });
 });

@@ -52,9 +52,9 @@ for (const engine of engines()) {
       const emitted: string[] = [];
       const emitMany = async (n: number) => {
         for (let i = 0; i < n; i++) {
-          const e = await db.handle.db.transaction().execute((trx) =>
-            emitEvent(trx, { accountId: account.id, orgId: 1, type: 'deal.won', entity: SAMPLE_ENTITIES['deal.won'], now: Date.now() }),
-          );
+          const e = await db.handle.db
+            .transaction()
+            .execute((trx) => emitEvent(trx, { accountId: account.id, orgId: 1, type: 'deal.won', entity: SAMPLE_ENTITIES['deal.won'], now: Date.now() }));
           emitted.push(e.public_id);
         }
       };
@@ -69,10 +69,15 @@ for (const engine of engines()) {
       const second = serve();
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, second);
       const statuses = async () => db.handle.db.selectFrom('webhook_deliveries').select(['status']).execute();
-      await waitUntil('every delivery sent', async () => {
-        const rows = await statuses();
-        return rows.length === emitted.length && rows.every((r) => r.status === 'sent');
-      }, 45_000, 200);
+      await waitUntil(
+        'every delivery sent',
+        async () => {
+          const rows = await statuses();
+          return rows.length === emitted.length && rows.every((r) => r.status === 'sent');
+        },
+        45_000,
+        200,
+      );
       const seen = new Set(receiver.received.filter((r) => r.path === '/crash').map((r) => r.headers['x-service-event-id']));
       for (const id of emitted) assert.ok(seen.has(id), `${id} reached the receiver`);
 

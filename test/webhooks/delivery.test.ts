@@ -33,7 +33,11 @@ for (const engine of engines()) {
         const stored = await h.db.selectFrom('events').select('payload').where('id', '=', e.id).executeTakeFirstOrThrow();
         assert.equal(req.raw.toString('utf8'), stored.payload, 'the exact stored bytes are sent');
         assert.deepEqual(JSON.parse(req.raw.toString()), {
-          id: e.public_id, event_type: e.type, org_id: 7, timestamp: new Date(clock.now()).toISOString(), ...SAMPLE_ENTITIES[e.type],
+          id: e.public_id,
+          event_type: e.type,
+          org_id: 7,
+          timestamp: new Date(clock.now()).toISOString(),
+          ...SAMPLE_ENTITIES[e.type],
         });
         const delivery = deliveries.find((d) => d.event_id === e.id)!;
         const ts = String(Math.floor(clock.now() / 1000));
@@ -46,10 +50,15 @@ for (const engine of engines()) {
         assert.equal(req.headers['x-service-signature-previous'], undefined);
         const hex = createHmac('sha256', Buffer.from(ep.secret, 'utf8')).update(req.raw).digest('hex');
         assert.equal(req.headers['x-service-signature'], hex);
-        const std = createHmac('sha256', Buffer.from(ep.secret.slice(6), 'base64')).update(`${e.public_id}.${ts}.`).update(req.raw).digest('base64');
+        const std = createHmac('sha256', Buffer.from(ep.secret.slice(6), 'base64'))
+          .update(`${e.public_id}.${ts}.`)
+          .update(req.raw)
+          .digest('base64');
         assert.equal(req.headers['webhook-signature'], `v1,${std}`);
         assert.ok(verifyWebhookSignature(req.raw, req.headers as Record<string, string>, ep.secret));
-        assert.ok(!verifyWebhookSignature(Buffer.from(req.raw.toString().replace('"org_id":7', '"org_id":8')), req.headers as Record<string, string>, ep.secret));
+        assert.ok(
+          !verifyWebhookSignature(Buffer.from(req.raw.toString().replace('"org_id":7', '"org_id":8')), req.headers as Record<string, string>, ep.secret),
+        );
         assert.ok(verifyStandardWebhook(req.raw, req.headers as Record<string, string>, ep.secret, { now: clock.now() }));
         assert.ok(!verifyStandardWebhook(req.raw, req.headers as Record<string, string>, ep.secret, { now: clock.now() + 301_000 }), '300 s tolerance');
         atClock(clock, () => new Webhook(ep.secret).verify(req.raw.toString('utf8'), req.headers as Record<string, string>));
@@ -95,16 +104,36 @@ for (const engine of engines()) {
       const list = async (query: Record<string, string | number> = {}, key = a.key) => call(h, 'GET', '/api/v1/webhooks/deliveries', { key, query });
       const all = (await list()).json();
       assert.equal(all.pagination.total, 3);
-      assert.deepEqual(all.data.map((d: any) => [d.event_id, d.endpoint_id]), [[e2.public_id, good.id], [e1.public_id, bad.id], [e1.public_id, good.id]]);
+      assert.deepEqual(
+        all.data.map((d: any) => [d.event_id, d.endpoint_id]),
+        [
+          [e2.public_id, good.id],
+          [e1.public_id, bad.id],
+          [e1.public_id, good.id],
+        ],
+      );
       const failed = all.data[1];
       assert.deepEqual(failed, {
-        id: failed.id, endpoint_id: bad.id, event_id: e1.public_id, event_type: 'deal.won', status: 'failed', attempts: 1,
-        next_attempt_at: new Date(clock.now() + 5000).toISOString(), response_status: 500, error: 'http_status', duration_ms: failed.duration_ms,
-        created_at: new Date(day1).toISOString(), last_attempt_at: new Date(clock.now()).toISOString(), test: false,
+        id: failed.id,
+        endpoint_id: bad.id,
+        event_id: e1.public_id,
+        event_type: 'deal.won',
+        status: 'failed',
+        attempts: 1,
+        next_attempt_at: new Date(clock.now() + 5000).toISOString(),
+        response_status: 500,
+        error: 'http_status',
+        duration_ms: failed.duration_ms,
+        created_at: new Date(day1).toISOString(),
+        last_attempt_at: new Date(clock.now()).toISOString(),
+        test: false,
       });
       const ids = async (q: Record<string, string | number>) => (await list(q)).json().data.map((d: any) => d.id);
       assert.deepEqual(await ids({ status: 'failed' }), [failed.id]);
-      assert.deepEqual((await list({ event_type: 'deal.lost' })).json().data.map((d: any) => d.event_id), [e2.public_id]);
+      assert.deepEqual(
+        (await list({ event_type: 'deal.lost' })).json().data.map((d: any) => d.event_id),
+        [e2.public_id],
+      );
       assert.deepEqual(await ids({ endpoint_id: bad.id }), [failed.id]);
       assert.equal((await list({ from: new Date(day1 + 1).toISOString() })).json().pagination.total, 1);
       assert.equal((await list({ to: new Date(day1).toISOString().slice(0, 10) })).json().pagination.total, 2, 'a bare date covers the day');
@@ -112,11 +141,24 @@ for (const engine of engines()) {
       assert.equal(limited.data.length, 2);
       assert.deepEqual(limited.pagination, { page: 1, per_page: 2, total: 3, pages: 2, has_next: true, has_prev: false });
       assert.equal((await list({ limit: 1, per_page: 2 })).json().pagination.per_page, 1, 'the smaller of limit and per_page');
-      assert.deepEqual((await list({ direction: 'asc' })).json().data.map((d: any) => d.id), [...all.data.map((d: any) => d.id)].reverse());
-      assert.deepEqual((await list({ page: 2, per_page: 2 })).json().data.map((d: any) => d.id), [all.data[2].id]);
+      assert.deepEqual(
+        (await list({ direction: 'asc' })).json().data.map((d: any) => d.id),
+        [...all.data.map((d: any) => d.id)].reverse(),
+      );
+      assert.deepEqual(
+        (await list({ page: 2, per_page: 2 })).json().data.map((d: any) => d.id),
+        [all.data[2].id],
+      );
       for (const [q, field] of [
-        [{ status: 'done' }, 'status'], [{ event_type: 'customer.created' }, 'event_type'], [{ endpoint_id: 'x' }, 'endpoint_id'],
-        [{ from: '2026-02-30' }, 'from'], [{ to: 'soon' }, 'to'], [{ limit: 0 }, 'limit'], [{ limit: 101 }, 'limit'], [{ per_page: 101 }, 'per_page'], [{ page: 0 }, 'page'],
+        [{ status: 'done' }, 'status'],
+        [{ event_type: 'customer.created' }, 'event_type'],
+        [{ endpoint_id: 'x' }, 'endpoint_id'],
+        [{ from: '2026-02-30' }, 'from'],
+        [{ to: 'soon' }, 'to'],
+        [{ limit: 0 }, 'limit'],
+        [{ limit: 101 }, 'limit'],
+        [{ per_page: 101 }, 'per_page'],
+        [{ page: 0 }, 'page'],
       ] as const) {
         assert.ok(assertError(await list(q), 422, 'validation_error').fields[field], JSON.stringify(q));
       }
@@ -131,10 +173,18 @@ for (const engine of engines()) {
       assert.equal(request_headers['x-service-event-id'], e1.public_id);
       assert.equal(request_headers['x-service-delivery'], String(failed.id));
       assert.equal(request_headers['x-service-signature'], '••••••••');
-      assert.deepEqual(attempts_log, [{
-        id: attempts_log[0].id, attempt_number: 1, trigger: 'scheduled', status_code: 500, error: 'http_status', response_body: 'boom',
-        duration_ms: attempts_log[0].duration_ms, requested_at: new Date(clock.now()).toISOString(),
-      }]);
+      assert.deepEqual(attempts_log, [
+        {
+          id: attempts_log[0].id,
+          attempt_number: 1,
+          trigger: 'scheduled',
+          status_code: 500,
+          error: 'http_status',
+          response_body: 'boom',
+          duration_ms: attempts_log[0].duration_ms,
+          requested_at: new Date(clock.now()).toISOString(),
+        },
+      ]);
       assertError(await call(h, 'GET', `/api/v1/webhooks/deliveries/${failed.id}`, { key: b.key }), 404, 'webhook_delivery_not_found');
       assertError(await call(h, 'POST', `/api/v1/webhooks/deliveries/${failed.id}/retry`, { key: b.key }), 404, 'webhook_delivery_not_found');
       assertError(await call(h, 'GET', '/api/v1/webhooks/deliveries/99999999', { key: a.key }), 404, 'webhook_delivery_not_found');

@@ -63,9 +63,13 @@ for (const engine of engines()) {
       assert.equal(after2.next_attempt_at, null);
       assert.equal(after2.response_status, 204);
       assert.equal(after2.error, null);
-      assert.deepEqual(after2.attempts_log.map((x: any) => [x.attempt_number, x.trigger, x.status_code, x.error, x.response_body]), [
-        [1, 'scheduled', 500, 'http_status', 'down'], [2, 'scheduled', 204, null, ''],
-      ]);
+      assert.deepEqual(
+        after2.attempts_log.map((x: any) => [x.attempt_number, x.trigger, x.status_code, x.error, x.response_body]),
+        [
+          [1, 'scheduled', 500, 'http_status', 'down'],
+          [2, 'scheduled', 204, null, ''],
+        ],
+      );
       const bodies = env.receiver.received.filter((r) => r.path === '/flaky');
       assert.equal(bodies.length, 2);
       assert.equal(bodies[0].headers['x-service-event-id'], bodies[1].headers['x-service-event-id'], 'the same event id on every retry');
@@ -74,7 +78,10 @@ for (const engine of engines()) {
 
     test('jitter stays within ±20% of the scheduled delay', async () => {
       env.receiver.on('/jitter', () => ({ status: 500 }));
-      for (const [random, factor] of [[0, 0.8], [1, 1.2]] as const) {
+      for (const [random, factor] of [
+        [0, 0.8],
+        [1, 1.2],
+      ] as const) {
         const { delivery } = await oneDelivery('/jitter', undefined, { random: () => random });
         assert.equal(Date.parse(delivery.next_attempt_at) - Date.parse(delivery.last_attempt_at), 5000 * factor);
       }
@@ -130,7 +137,11 @@ for (const engine of engines()) {
     });
 
     test('Retry-After is honoured within 1× to 2× of the scheduled delay', async () => {
-      for (const [value, expected] of [['8', 8000], ['1', 5000], ['600', 10_000]] as const) {
+      for (const [value, expected] of [
+        ['8', 8000],
+        ['1', 5000],
+        ['600', 10_000],
+      ] as const) {
         env.receiver.on(`/ra-${value}`, () => ({ status: 503, headers: { 'retry-after': value } }));
         const { delivery } = await oneDelivery(`/ra-${value}`);
         assert.equal(Date.parse(delivery.next_attempt_at) - Date.parse(delivery.last_attempt_at), expected, `Retry-After ${value}`);
@@ -156,7 +167,10 @@ for (const engine of engines()) {
       await dispatcher.drain();
       const manual = await deliveryOf(env, a, ep.id);
       assert.equal(manual.status, 'sent');
-      assert.deepEqual(manual.attempts_log.map((x: any) => x.trigger), ['scheduled', 'scheduled', 'scheduled', 'manual']);
+      assert.deepEqual(
+        manual.attempts_log.map((x: any) => x.trigger),
+        ['scheduled', 'scheduled', 'scheduled', 'manual'],
+      );
     });
 
     test('5 days of failures disable the endpoint with a reason; PATCH re-enables', async () => {

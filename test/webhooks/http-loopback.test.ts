@@ -8,7 +8,6 @@ import { assertError } from '../helpers/route-checks.ts';
 import { Dispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { plainReceiver } from './helpers/receiver.ts';
 
-
 for (const engine of engines()) {
   describe(`plain http:// to loopback in development mode [${engine}]`, () => {
     let dev: Harness;
@@ -41,10 +40,18 @@ for (const engine of engines()) {
       await dispatcher.stop();
       assert.equal(receiver.got.length, 2);
       for (const r of receiver.got) {
-        assert.ok(secrets.some((s) => verifyWebhookSignature(r.raw, r.headers as Record<string, string>, s) && verifyStandardWebhook(r.raw, r.headers as Record<string, string>, s)));
+        assert.ok(
+          secrets.some(
+            (s) =>
+              verifyWebhookSignature(r.raw, r.headers as Record<string, string>, s) && verifyStandardWebhook(r.raw, r.headers as Record<string, string>, s),
+          ),
+        );
       }
       const statuses = await dev.db.selectFrom('webhook_deliveries').select('status').where('account_id', '=', a.accountId).execute();
-      assert.deepEqual(statuses.map((s) => s.status), ['sent', 'sent']);
+      assert.deepEqual(
+        statuses.map((s) => s.status),
+        ['sent', 'sent'],
+      );
     });
 
     test('even in development mode, plain http to anything but loopback is 422, and nothing is written', async () => {
@@ -60,7 +67,10 @@ for (const engine of engines()) {
 
     test('without it, http://127.0.0.1 is refused', async () => {
       const a = await createTestAccount(prod);
-      const res = await call(prod, 'POST', '/api/v1/webhooks/endpoints', { key: a.key, body: { name: 'x', url: `http://127.0.0.1:${receiver.port}/`, event_types: ['deal.won'] } });
+      const res = await call(prod, 'POST', '/api/v1/webhooks/endpoints', {
+        key: a.key,
+        body: { name: 'x', url: `http://127.0.0.1:${receiver.port}/`, event_types: ['deal.won'] },
+      });
       assertError(res, 422, 'validation_error');
       assert.match(res.json().message, /must use https/);
     });

@@ -65,12 +65,19 @@ for (const engine of engines()) {
         const otherOrg = (await call(h, 'POST', '/api/v1/orgs', { key: other.key, body: { name: 'Elsewhere' } })).json();
         await call(h, 'POST', '/api/v1/deals', { key: other.key, body: { org_id: otherOrg.id, title: 'Another account' } });
         const deal = (await call(h, 'POST', '/api/v1/deals', { key: a.key, body: { org_id: org.id, title: 'During' } })).json();
-        await call(h, 'POST', `/api/v1/deals/${deal.id}/activities`, { key: a.key, body: { source_app: 'crm', message: 'filtered out', activity_kind: 'note' } });
+        await call(h, 'POST', `/api/v1/deals/${deal.id}/activities`, {
+          key: a.key,
+          body: { source_app: 'crm', message: 'filtered out', activity_kind: 'note' },
+        });
         await call(h, 'PATCH', `/api/v1/deals/${deal.id}`, { key: a.key, body: { status: 'won' } });
       });
       assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
       assert.match(res.headers.get('x-request-id') ?? '', /^req_/);
-      assert.deepEqual(messages.map((m) => m.event), ['deal.created', 'deal.won'], 'only new events of this account and of the asked types');
+      assert.deepEqual(
+        messages.map((m) => m.event),
+        ['deal.created', 'deal.won'],
+        'only new events of this account and of the asked types',
+      );
       const stored = await h.db.selectFrom('events').select(['id', 'payload']).where('account_id', '=', a.accountId).orderBy('id').execute();
       for (const m of messages) {
         const row = stored.find((r) => String(r.id) === m.id)!;
@@ -79,7 +86,11 @@ for (const engine of engines()) {
       assert.notEqual(JSON.parse(messages[0].data).deal_id, early.id);
 
       const resumed = await collect(url, { authorization: `Bearer ${a.key}`, 'last-event-id': messages[0].id! }, 1, async () => {});
-      assert.deepEqual(resumed.messages.map((m) => m.id), [messages[1].id], 'resumes after the given message');
+      assert.deepEqual(
+        resumed.messages.map((m) => m.id),
+        [messages[1].id],
+        'resumes after the given message',
+      );
       const fromStart = await collect(`${base}/api/v1/events/stream`, { authorization: `Bearer ${a.key}`, 'last-event-id': '0' }, 5, async () => {});
       assert.equal(fromStart.messages.length, stored.length, 'Last-Event-ID 0 replays every event the account has');
     });
@@ -133,7 +144,11 @@ for (const engine of engines()) {
         await waitUntil(`listen ready (${listen.output()})`, () => /Signing secret for this session: whsec_\S+/.test(listen.output()), 30_000);
         const secret = /Signing secret for this session: (whsec_\S+)/.exec(listen.output())![1];
         const post = async (method: string, path: string, body: object) => {
-          const res = await fetch(`${api}/api/v1${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const res = await fetch(`${api}/api/v1${path}`, {
+            method,
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
           assert.ok(res.ok, `${method} ${path}: ${res.status}`);
           return (await res.json()) as any;
         };
@@ -143,14 +158,20 @@ for (const engine of engines()) {
         await post('PATCH', `/deals/${deal.id}`, { status: 'won' });
         await waitUntil('two deliveries', () => receiver.got.length >= 2, 20_000);
         await waitUntil('both answers printed', () => (listen.output().match(/<- \d{3}/g) ?? []).length >= 2, 10_000);
-        assert.deepEqual(receiver.got.map((g) => g.headers['x-service-event']), ['deal.created', 'deal.won']);
+        assert.deepEqual(
+          receiver.got.map((g) => g.headers['x-service-event']),
+          ['deal.created', 'deal.won'],
+        );
         const stored = await t.handle.db.selectFrom('events').select(['public_id', 'payload']).where('account_id', '=', accountId).orderBy('id').execute();
         for (const g of receiver.got) {
           const headers = g.headers as Record<string, string>;
           assert.ok(verifyWebhookSignature(g.raw, headers, secret), 'X-Service-Signature with the printed secret');
           assert.ok(verifyStandardWebhook(g.raw, headers, secret), 'webhook-signature with the printed secret');
           assert.equal(headers['webhook-id'], JSON.parse(g.raw.toString()).id);
-          assert.ok(stored.some((s) => s.payload === g.raw.toString('utf8')), 'the exact payload bytes');
+          assert.ok(
+            stored.some((s) => s.payload === g.raw.toString('utf8')),
+            'the exact payload bytes',
+          );
         }
         assert.match(listen.output(), /deal\.created evt_\S+ {2}-> POST http:\/\/localhost:\d+\/hooks {2}<- 200 OK/);
         assert.match(listen.output(), /deal\.won evt_\S+ {2}-> POST http:\/\/localhost:\d+\/hooks {2}<- 500 Internal Server Error/);

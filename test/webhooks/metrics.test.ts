@@ -60,7 +60,11 @@ for (const engine of engines()) {
       const headers = new Webhook(secret).sign('evt_1', new Date(), body);
       assert.equal(typeof pkg.verifyWebhookSignature, 'function');
       const now = Date.now();
-      const std = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(now / 1000)), 'webhook-signature': new Webhook(secret).sign('evt_1', new Date(now), body) };
+      const std = {
+        'webhook-id': 'evt_1',
+        'webhook-timestamp': String(Math.floor(now / 1000)),
+        'webhook-signature': new Webhook(secret).sign('evt_1', new Date(now), body),
+      };
       assert.ok(pkg.verifyStandardWebhook(body, std, secret));
       assert.ok(!pkg.verifyStandardWebhook(body + ' ', std, secret));
       assert.ok(!pkg.verifyStandardWebhook(body, { ...std, 'webhook-timestamp': String(Math.floor(now / 1000) - 301) }, secret));

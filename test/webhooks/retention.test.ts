@@ -21,7 +21,14 @@ async function withEnv(engine: Parameters<typeof webhookEnv>[0], fn: (env: Webho
 }
 
 const count = async (h: Harness, table: 'events' | 'webhook_deliveries' | 'webhook_attempts') =>
-  Number((await h.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await h.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 const deliveryOf = (h: Harness, eventId: number) => h.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).execute();
 
@@ -69,10 +76,19 @@ for (const engine of engines()) {
         // Pending, never attempted (an endpoint's backlog): its next attempt is an hour from "now".
         const pendingOld = await emit(h, a.accountId, 'support.ticket.closed', SAMPLE_ENTITIES['support.ticket.closed']);
         await env.dispatcher().drain();
-        await h.db.insertInto('webhook_deliveries').values({
-          account_id: a.accountId, endpoint_id: ok.id, event_id: pendingOld.id, event_type: 'support.ticket.closed', status: 'pending', attempts: 0,
-          next_attempt_at: T + 3_600_000, created_at: old,
-        }).execute();
+        await h.db
+          .insertInto('webhook_deliveries')
+          .values({
+            account_id: a.accountId,
+            endpoint_id: ok.id,
+            event_id: pendingOld.id,
+            event_type: 'support.ticket.closed',
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: T + 3_600_000,
+            created_at: old,
+          })
+          .execute();
         // Exactly at the cutoff: not older than the window.
         clock.set(T - 30 * DAY);
         const atCutoff = await emit(h, a.accountId, 'deal.won', SAMPLE_ENTITIES['deal.won']);
@@ -97,7 +113,9 @@ for (const engine of engines()) {
         clock.set(T);
 
         const purgedDeliveryIds = [
-          ...(await deliveryOf(h, sentOld.id)), ...(await deliveryOf(h, failedOld.id)), ...(await deliveryOf(h, otherAccount.id)),
+          ...(await deliveryOf(h, sentOld.id)),
+          ...(await deliveryOf(h, failedOld.id)),
+          ...(await deliveryOf(h, otherAccount.id)),
           ...(await deliveryOf(h, requeued.id)).filter((d) => d.endpoint_id === ok.id),
         ].map((d) => d.id);
         assert.equal(purgedDeliveryIds.length, 5);
@@ -108,9 +126,20 @@ for (const engine of engines()) {
         assert.equal(await count(h, 'webhook_attempts'), attemptsBefore - 5);
 
         const eventIds = (await h.db.selectFrom('events').select('id').orderBy('id').execute()).map((e) => e.id);
-        assert.deepEqual(eventIds, [requeued, retriedRecently, retrying, pendingOld, atCutoff, young, undispatched].map((e) => e.id).sort((x, y) => x - y),
-          'old events with no delivery left are gone; events with a delivery to make, young ones and unsent ones stay');
-        const purgedEvents = await h.db.selectFrom('events').select('id').where('id', 'in', [sentOld, failedOld, unsubscribed, otherAccount].map((e) => e.id)).execute();
+        assert.deepEqual(
+          eventIds,
+          [requeued, retriedRecently, retrying, pendingOld, atCutoff, young, undispatched].map((e) => e.id).sort((x, y) => x - y),
+          'old events with no delivery left are gone; events with a delivery to make, young ones and unsent ones stay',
+        );
+        const purgedEvents = await h.db
+          .selectFrom('events')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            [sentOld, failedOld, unsubscribed, otherAccount].map((e) => e.id),
+          )
+          .execute();
         assert.deepEqual(purgedEvents, [], 'delivered, failed for good, never subscribed, and in any account');
         const remaining = await h.db.selectFrom('webhook_deliveries').select('id').where('id', 'in', purgedDeliveryIds).execute();
         assert.deepEqual(remaining, []);
@@ -137,7 +166,12 @@ for (const engine of engines()) {
         const seen = receiver.received.length;
         await env.dispatcher().drain();
         const later = receiver.received.slice(seen);
-        for (const [path, event] of [['/retry', retrying], ['/ok', pendingOld], ['/fail', requeued], ['/ok', undispatched]] as const) {
+        for (const [path, event] of [
+          ['/retry', retrying],
+          ['/ok', pendingOld],
+          ['/fail', requeued],
+          ['/ok', undispatched],
+        ] as const) {
           const got = later.filter((r) => r.path === path && r.headers['webhook-id'] === event.public_id);
           assert.equal(got.length, 1, `${path} ${event.public_id}`);
           assert.equal(JSON.parse(got[0].raw.toString()).id, event.public_id);
@@ -154,11 +188,18 @@ for (const engine of engines()) {
         const options: PurgeOptions = { batchSize: 2, onBatch: (b) => void batches.push(b) };
         const result = await purgeWebhookHistory(env.h.db, retentionCutoff(T, 30)!, options);
         assert.deepEqual(batches, [
-          { table: 'webhook_deliveries', rows: 2, attempts: 2 }, { table: 'webhook_deliveries', rows: 2, attempts: 2 }, { table: 'webhook_deliveries', rows: 1, attempts: 1 },
-          { table: 'events', rows: 2, attempts: 0 }, { table: 'events', rows: 2, attempts: 0 }, { table: 'events', rows: 1, attempts: 0 },
+          { table: 'webhook_deliveries', rows: 2, attempts: 2 },
+          { table: 'webhook_deliveries', rows: 2, attempts: 2 },
+          { table: 'webhook_deliveries', rows: 1, attempts: 1 },
+          { table: 'events', rows: 2, attempts: 0 },
+          { table: 'events', rows: 2, attempts: 0 },
+          { table: 'events', rows: 1, attempts: 0 },
         ]);
         assert.deepEqual(result, { deliveries: 5, attempts: 5, events: 5, batches: 6 });
-        assert.deepEqual((await env.h.db.selectFrom('events').select('id').orderBy('id').execute()).map((e) => e.id), young.events.map((e) => e.id));
+        assert.deepEqual(
+          (await env.h.db.selectFrom('events').select('id').orderBy('id').execute()).map((e) => e.id),
+          young.events.map((e) => e.id),
+        );
         assert.equal(await count(env.h, 'webhook_deliveries'), 2);
       });
     });
@@ -194,9 +235,16 @@ for (const engine of engines()) {
         await dispatcher.stop();
         const got = receiver.received.filter((r) => r.path === '/live').map((r) => r.headers['webhook-id']);
         assert.deepEqual([...got].sort(), [...sent].sort(), 'each delivered once');
-        const rows = await h.db.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id').select(['e.public_id', 'd.status'])
-          .where('d.account_id', '=', live.a.accountId).execute();
-        assert.deepEqual(rows.map((r) => r.status), sent.map(() => 'sent'));
+        const rows = await h.db
+          .selectFrom('webhook_deliveries as d')
+          .innerJoin('events as e', 'e.id', 'd.event_id')
+          .select(['e.public_id', 'd.status'])
+          .where('d.account_id', '=', live.a.accountId)
+          .execute();
+        assert.deepEqual(
+          rows.map((r) => r.status),
+          sent.map(() => 'sent'),
+        );
         const [lateDelivery] = await deliveryOf(h, late.id);
         assert.equal(lateDelivery.status, 'sent', 'the old retrying delivery was sent, with its event');
         assert.equal(await count(h, 'webhook_attempts'), 16 + 2);
@@ -230,7 +278,12 @@ for (const engine of engines()) {
           return m?.value ?? 0;
         };
         const before = { deliveries: await metric('webhook_deliveries'), attempts: await metric('webhook_attempts'), events: await metric('events') };
-        const keep = startRetention({ database: h.database.handle, config: loadConfig({ CUSTOPS_WEBHOOK_RETENTION_DAYS: '0' }), clock, firstDelayMs: 3_600_000 });
+        const keep = startRetention({
+          database: h.database.handle,
+          config: loadConfig({ CUSTOPS_WEBHOOK_RETENTION_DAYS: '0' }),
+          clock,
+          firstDelayMs: 3_600_000,
+        });
         assert.deepEqual(await keep.runOnce(), { deliveries: 0, attempts: 0, events: 0, batches: 0 });
         await keep.stop();
         assert.equal(await count(h, 'events'), 3);

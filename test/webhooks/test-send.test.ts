@@ -48,7 +48,11 @@ for (const engine of engines()) {
 
       await env.dispatcher().drain();
       const got = env.receiver.received.slice(before);
-      assert.deepEqual(got.map((r) => r.path), ['/target'], 'only that endpoint receives it');
+      assert.deepEqual(
+        got.map((r) => r.path),
+        ['/target'],
+        'only that endpoint receives it',
+      );
       const body = JSON.parse(got[0].raw.toString());
       assert.equal(body.test, true);
       assert.equal(body.id, delivery.event_id);
@@ -61,7 +65,10 @@ for (const engine of engines()) {
 
       const detail = (await api('GET', `/api/v1/webhooks/deliveries/${delivery.id}`)).json();
       assert.equal(detail.status, 'sent');
-      assert.deepEqual(detail.attempts_log.map((a: any) => a.trigger), ['test']);
+      assert.deepEqual(
+        detail.attempts_log.map((a: any) => a.trigger),
+        ['test'],
+      );
       assert.deepEqual(detail.payload, body);
       assert.equal(detail.request_headers['x-service-test'], '1');
       assert.equal(detail.request_headers['x-service-signature'], '••••••••');
@@ -76,10 +83,15 @@ for (const engine of engines()) {
       const a = await createTestAccount(env.h);
       const key = a.key;
       const org = (await api('POST', '/api/v1/orgs', { name: 'Every Type' }, key)).json();
-      const lost = (await api('POST', '/api/v1/deals', { org_id: org.id, title: 'Lost one', status: 'lost', lost_reason: { code: 'price', label: 'Too expensive' } }, key)).json();
+      const lost = (
+        await api('POST', '/api/v1/deals', { org_id: org.id, title: 'Lost one', status: 'lost', lost_reason: { code: 'price', label: 'Too expensive' } }, key)
+      ).json();
       const act = await api('POST', `/api/v1/deals/${lost.id}/activities`, { source_app: 'test', activity_kind: 'call', message: 'Called' }, key);
       assert.equal(act.statusCode, 201, act.body);
-      const ticket = await call(env.h, 'POST', '/api/v1/support/tickets', { key, body: { source_app: 'test', org_id: org.id, title: 'Broken', details: 'It broke', contact_email: 'who@example.com' } });
+      const ticket = await call(env.h, 'POST', '/api/v1/support/tickets', {
+        key,
+        body: { source_app: 'test', org_id: org.id, title: 'Broken', details: 'It broke', contact_email: 'who@example.com' },
+      });
       assert.equal(ticket.statusCode, 201, ticket.body);
       const ep = await createEndpoint(env.h, a, env.receiver.url('/every'), ['deal.created']);
       const expect: Record<string, (b: any) => void> = {
@@ -122,10 +134,16 @@ for (const engine of engines()) {
       await env.dispatcher().drain();
       const sent = (await api('GET', `/api/v1/webhooks/deliveries/${failed.id}`)).json();
       assert.equal(sent.status, 'sent');
-      assert.deepEqual(sent.attempts_log.map((a: any) => a.trigger), ['test', 'manual']);
+      assert.deepEqual(
+        sent.attempts_log.map((a: any) => a.trigger),
+        ['test', 'manual'],
+      );
       const health = (await api('GET', '/api/v1/webhooks/endpoint-health')).json();
       const mine = health.data.find((x: any) => x.endpoint_id === ep.id);
-      assert.deepEqual([mine.attempts, mine.succeeded, mine.failed, mine.success_rate, mine.last_failure_error, mine.last_failure_status], [2, 1, 1, 50, 'http_status', 500]);
+      assert.deepEqual(
+        [mine.attempts, mine.succeeded, mine.failed, mine.success_rate, mine.last_failure_error, mine.last_failure_status],
+        [2, 1, 1, 50, 'http_status', 500],
+      );
       assert.equal(health.window_hours, 24);
     });
 

@@ -34,18 +34,33 @@ for (const engine of engines()) {
       await db.handle.db
         .insertInto('webhook_endpoints')
         .values({
-          account_id: account.id, name: 'w', url: receiver.url('/worker'), event_types: '["deal.won"]', enabled: true, disabled_reason: null,
-          secret_encrypted: encryptSecret(key, secret), previous_secret_encrypted: null, previous_secret_expires_at: null, failing_since: null,
-          created_at: Date.now(), updated_at: Date.now(),
+          account_id: account.id,
+          name: 'w',
+          url: receiver.url('/worker'),
+          event_types: '["deal.won"]',
+          enabled: true,
+          disabled_reason: null,
+          secret_encrypted: encryptSecret(key, secret),
+          previous_secret_encrypted: null,
+          previous_secret_expires_at: null,
+          failing_since: null,
+          created_at: Date.now(),
+          updated_at: Date.now(),
         })
         .execute();
       const worker = custops(['worker'], {
-        DATABASE_URL: db.url, CUSTOPS_SECRET_KEY: key.toString('base64'), NODE_EXTRA_CA_CERTS: testPki().caFile, CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'info',
+        DATABASE_URL: db.url,
+        CUSTOPS_SECRET_KEY: key.toString('base64'),
+        NODE_EXTRA_CA_CERTS: testPki().caFile,
+        CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
+        LOG_LEVEL: 'info',
       });
       try {
         await waitUntil('worker started', () => worker.output().includes('custops worker started'), 20_000);
         for (let i = 0; i < 20; i++) {
-          await db.handle.db.transaction().execute((trx) => emitEvent(trx, { accountId: account.id, orgId: 1, type: 'deal.won', entity: SAMPLE_ENTITIES['deal.won'], now: Date.now() }));
+          await db.handle.db
+            .transaction()
+            .execute((trx) => emitEvent(trx, { accountId: account.id, orgId: 1, type: 'deal.won', entity: SAMPLE_ENTITIES['deal.won'], now: Date.now() }));
         }
         await receiver.waitFor((r) => r.filter((x) => x.path === '/worker').length === 20, 15_000);
         for (const r of receiver.received) assert.ok(verifyWebhookSignature(r.raw, r.headers as Record<string, string>, secret));

@@ -22,9 +22,18 @@ describe('PostgreSQL: three worker processes', { skip: !process.env.TEST_POSTGRE
     const row = await db.handle.db
       .insertInto('webhook_endpoints')
       .values({
-        account_id: accountId, name: path, url: receiver.url(path), event_types: JSON.stringify(types), enabled: true, disabled_reason: null,
-        secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()), previous_secret_encrypted: null, previous_secret_expires_at: null,
-        failing_since: null, created_at: now, updated_at: now,
+        account_id: accountId,
+        name: path,
+        url: receiver.url(path),
+        event_types: JSON.stringify(types),
+        enabled: true,
+        disabled_reason: null,
+        secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()),
+        previous_secret_encrypted: null,
+        previous_secret_expires_at: null,
+        failing_since: null,
+        created_at: now,
+        updated_at: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -70,17 +79,25 @@ describe('PostgreSQL: three worker processes', { skip: !process.env.TEST_POSTGRE
     const ids = await emitMany('deal.won', 2000);
     await waitUntil('4,000 deliveries', () => receiver.received.filter((r) => r.path.startsWith('/fast-')).length >= 4000, 90_000, 100);
     const rows = await db.handle.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).execute();
-    await waitUntil('every delivery recorded', async () => (await db.handle.db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'sent').execute()).length === 0, 10_000);
+    await waitUntil(
+      'every delivery recorded',
+      async () => (await db.handle.db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'sent').execute()).length === 0,
+      10_000,
+    );
     assert.equal(rows.length, 4000);
     await new Promise((r) => setTimeout(r, 500)); // nothing more may arrive
     for (const path of ['/fast-a', '/fast-b']) {
       const counts = new Map<string, number>();
-      for (const r of receiver.received.filter((x) => x.path === path)) counts.set(String(r.headers['x-service-event-id']), (counts.get(String(r.headers['x-service-event-id'])) ?? 0) + 1);
+      for (const r of receiver.received.filter((x) => x.path === path))
+        counts.set(String(r.headers['x-service-event-id']), (counts.get(String(r.headers['x-service-event-id'])) ?? 0) + 1);
       assert.equal(counts.size, 2000, `${path}: every event`);
       assert.deepEqual([...new Set(counts.values())], [1], `${path}: exactly once each`);
       assert.deepEqual(new Set(counts.keys()), new Set(ids));
     }
-    const attempts = await db.handle.db.selectFrom('webhook_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const attempts = await db.handle.db
+      .selectFrom('webhook_attempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(attempts.n), 4000, 'one attempt per delivery');
   });
 
@@ -101,7 +118,11 @@ describe('PostgreSQL: three worker processes', { skip: !process.env.TEST_POSTGRE
     const exits = workers.map((w) => w.exited);
     for (const w of workers) w.proc.kill('SIGTERM');
     const results = await Promise.all(exits);
-    assert.deepEqual(results.map((r) => r.code), [0, 0, 0], workers.map((w) => w.output()).join('\n'));
+    assert.deepEqual(
+      results.map((r) => r.code),
+      [0, 0, 0],
+      workers.map((w) => w.output()).join('\n'),
+    );
     const pending = await db.handle.db.selectFrom('webhook_deliveries').select(['status']).where('locked_until', 'is not', null).execute();
     assert.deepEqual(pending, [], 'no delivery left claimed');
   });

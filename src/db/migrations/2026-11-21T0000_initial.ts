@@ -10,9 +10,7 @@ function isSqlite(db: AnyDb): boolean {
 
 function table(db: AnyDb, name: string): CreateTableBuilder<string, 'id'> {
   const t = db.schema.createTable(name);
-  return isSqlite(db)
-    ? t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    : t.addColumn('id', 'bigserial', (c) => c.primaryKey());
+  return isSqlite(db) ? t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()) : t.addColumn('id', 'bigserial', (c) => c.primaryKey());
 }
 
 function ref(target: string) {
@@ -305,9 +303,24 @@ export async function up(db: AnyDb): Promise<void> {
 
 export async function down(db: AnyDb): Promise<void> {
   const tables = [
-    'idempotency_keys', 'webhook_attempts', 'webhook_deliveries', 'events', 'webhook_endpoints',
-    'support_logs', 'tickets', 'deal_activities', 'deal_status_history', 'deals', 'contact_audiences',
-    'marketing_audiences', 'contacts', 'org_external_ids', 'orgs', 'api_keys', 'users', 'accounts',
+    'idempotency_keys',
+    'webhook_attempts',
+    'webhook_deliveries',
+    'events',
+    'webhook_endpoints',
+    'support_logs',
+    'tickets',
+    'deal_activities',
+    'deal_status_history',
+    'deals',
+    'contact_audiences',
+    'marketing_audiences',
+    'contacts',
+    'org_external_ids',
+    'orgs',
+    'api_keys',
+    'users',
+    'accounts',
   ];
   for (const name of tables) await db.schema.dropTable(name).execute();
 }

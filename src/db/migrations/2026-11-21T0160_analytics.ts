@@ -66,7 +66,8 @@ const yearStart = (d: string) =>
 const dayOf = (f: Fact, column: string) =>
   f.bucket === 'month' ? monthStart(`${column} / 86400000`) : f.bucket === 'year' ? yearStart(`${column} / 86400000`) : `${column} / 86400000`;
 /** Each per-org monthly fact also by year, so a year is one row per org. */
-const withYears = (facts: Fact[]): Fact[] => facts.flatMap((f) => (f.bucket === 'month' ? [f, { ...f, fact: `${f.fact}_year`, bucket: 'year' as const }] : [f]));
+const withYears = (facts: Fact[]): Fact[] =>
+  facts.flatMap((f) => (f.bucket === 'month' ? [f, { ...f, fact: `${f.fact}_year`, bucket: 'year' as const }] : [f]));
 
 const KIND = "case r.event_type when 'note' then 1 when 'email' then 2 when 'call' then 3 else 4 end";
 const TABLES: { table: string; columns: string[]; facts: Fact[] }[] = [
@@ -119,8 +120,10 @@ const UPSERT = 'on conflict (account_id, fact, day, dim) do update set n = analy
 function applyRow(facts: Fact[], row: 'new' | 'old', sign: 1 | -1): string {
   const r = (text: string) => text.replaceAll('r.', `${row}.`);
   return facts
-    .map((f) => `insert into analytics_daily (account_id, fact, day, dim, n)
-      select ${row}.account_id, '${f.fact}', ${dayOf(f, `${row}.${f.at}`)}, ${r(f.dim)}, ${sign} where ${f.when ? r(f.when) : '1 = 1'} ${UPSERT};`)
+    .map(
+      (f) => `insert into analytics_daily (account_id, fact, day, dim, n)
+      select ${row}.account_id, '${f.fact}', ${dayOf(f, `${row}.${f.at}`)}, ${r(f.dim)}, ${sign} where ${f.when ? r(f.when) : '1 = 1'} ${UPSERT};`,
+    )
     .join('\n');
 }
 
@@ -156,7 +159,9 @@ function funnelAdd(row: 'new'): string {
   const from = `from deals d, (select ${maxRank(`${row}.deal_id`, `${row}.id`)} as r) m where d.id = ${row}.deal_id`;
   const rank = RANK(`${row}.to_status`);
   return [
-    funnelUpsert(`select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', 'm.r')}, -1 ${from} and m.r is not null and ${rank} > m.r`),
+    funnelUpsert(
+      `select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', 'm.r')}, -1 ${from} and m.r is not null and ${rank} > m.r`,
+    ),
     funnelUpsert(`select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', rank)}, 1 ${from} and (m.r is null or ${rank} > m.r)`),
   ].join('\n');
 }
@@ -167,7 +172,9 @@ function funnelRemove(row: 'old'): string {
   const rank = RANK(`${row}.to_status`);
   return [
     funnelUpsert(`select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', rank)}, -1 ${from} and ${rank} > coalesce(m.r, 0)`),
-    funnelUpsert(`select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', 'm.r')}, 1 ${from} and m.r is not null and ${rank} > m.r`),
+    funnelUpsert(
+      `select d.account_id, 'funnel', d.created_at / 86400000, ${funnelDim('d.owner_user_id', 'm.r')}, 1 ${from} and m.r is not null and ${rank} > m.r`,
+    ),
   ].join('\n');
 }
 
@@ -199,9 +206,11 @@ export async function up(db: AnyDb): Promise<void> {
     await sql.raw(`create index ${name} on ${table} (${columns})${where ? ` where ${where}` : ''}`).execute(db);
   }
   const sqlite = isSqlite(db);
-  await sql.raw(`create table analytics_daily (
+  await sql
+    .raw(`create table analytics_daily (
       account_id bigint not null, fact text not null, day bigint not null, dim bigint not null, n bigint not null,
-      primary key (account_id, fact, day, dim))${sqlite ? ' without rowid' : ''}`).execute(db);
+      primary key (account_id, fact, day, dim))${sqlite ? ' without rowid' : ''}`)
+    .execute(db);
   for (const { table, columns, facts: own } of TABLES) {
     const facts = withYears(own);
     for (const f of facts) await sql.raw(backfill(table, f)).execute(db);
@@ -220,7 +229,11 @@ export async function up(db: AnyDb): Promise<void> {
         await sql.raw(`create trigger ${name}_${op} ${events[op]} on ${table} begin\n${bodies[op]}\nend`).execute(db);
       } else {
         // A BEFORE trigger returns the row to let the delete proceed; AFTER triggers' result is ignored.
-        await sql.raw(`create function ${name}_${op}() returns trigger language plpgsql as $fn$ begin\n${bodies[op]}\nreturn ${op === 'bd' ? 'old' : 'null'}; end $fn$`).execute(db);
+        await sql
+          .raw(
+            `create function ${name}_${op}() returns trigger language plpgsql as $fn$ begin\n${bodies[op]}\nreturn ${op === 'bd' ? 'old' : 'null'}; end $fn$`,
+          )
+          .execute(db);
         await sql.raw(`create trigger ${name}_${op} ${events[op]} on ${table} for each row execute function ${name}_${op}()`).execute(db);
       }
     }

@@ -21,8 +21,7 @@ type AnyDb = Kysely<any>;
  * (analytics_deals_au) still rewrites `funnel` rows when a deal's creation day changes; nothing
  * reads them any more.
  */
-const STAGE = (col: string) =>
-  `case ${col} when 'new' then 1 when 'qualified' then 2 when 'proposal' then 3 when 'negotiation' then 4 when 'won' then 5 end`;
+const STAGE = (col: string) => `case ${col} when 'new' then 1 when 'qualified' then 2 when 'proposal' then 3 when 'negotiation' then 4 when 'won' then 5 end`;
 const UPSERT = 'on conflict (account_id, fact, day, dim) do update set n = analytics_daily.n + excluded.n';
 const DAY = (col: string) => `${col} / 86400000`;
 
@@ -49,9 +48,19 @@ const MOVED = `${DAY('old.created_at')} <> ${DAY('new.created_at')}`;
 
 const TRIGGERS: { name: string; table: string; event: string; before?: boolean; body: string }[] = [
   { name: 'analytics_funnel_history_ai', table: 'deal_status_history', event: 'after insert', body: historyRow('new', 1) },
-  { name: 'analytics_funnel_history_au', table: 'deal_status_history', event: 'after update of account_id, deal_id, to_status', body: `${historyRow('old', -1)}\n${historyRow('new', 1)}` },
+  {
+    name: 'analytics_funnel_history_au',
+    table: 'deal_status_history',
+    event: 'after update of account_id, deal_id, to_status',
+    body: `${historyRow('old', -1)}\n${historyRow('new', 1)}`,
+  },
   { name: 'analytics_funnel_history_ad', table: 'deal_status_history', event: 'after delete', body: historyRow('old', -1) },
-  { name: 'analytics_funnel_deals_au', table: 'deals', event: 'after update of created_at', body: `${dealStages('old', -1, MOVED)}\n${dealStages('new', 1, MOVED)}` },
+  {
+    name: 'analytics_funnel_deals_au',
+    table: 'deals',
+    event: 'after update of created_at',
+    body: `${dealStages('old', -1, MOVED)}\n${dealStages('new', 1, MOVED)}`,
+  },
   { name: 'analytics_funnel_deals_bd', table: 'deals', event: 'before delete', before: true, body: dealStages('old', -1) },
 ];
 
@@ -89,7 +98,9 @@ export async function up(db: AnyDb): Promise<void> {
       await sql.raw(`create trigger ${t.name} ${t.event} on ${t.table} begin\n${t.body}\nend`).execute(db);
     } else {
       // A BEFORE trigger returns the row to let the delete proceed; AFTER triggers' result is ignored.
-      await sql.raw(`create function ${t.name}() returns trigger language plpgsql as $fn$ begin\n${t.body}\nreturn ${t.before ? 'old' : 'null'}; end $fn$`).execute(db);
+      await sql
+        .raw(`create function ${t.name}() returns trigger language plpgsql as $fn$ begin\n${t.body}\nreturn ${t.before ? 'old' : 'null'}; end $fn$`)
+        .execute(db);
       await sql.raw(`create trigger ${t.name} ${t.event} on ${t.table} for each row execute function ${t.name}()`).execute(db);
     }
   }

@@ -57,18 +57,28 @@ function bodies(sqlite: boolean, c: Counted): { ai: string; ad: string; au?: str
 
 export async function up(db: AnyDb): Promise<void> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-  await sql.raw(`create table list_counts (
+  await sql
+    .raw(`create table list_counts (
       account_id bigint not null, list text not null, bucket text not null, shard integer not null, n bigint not null,
-      primary key (account_id, list, bucket, shard))${sqlite ? ' without rowid' : ''}`).execute(db);
+      primary key (account_id, list, bucket, shard))${sqlite ? ' without rowid' : ''}`)
+    .execute(db);
   for (const c of COUNTED) {
-    await sql.raw(`insert into list_counts (account_id, list, bucket, shard, n)
-      select account_id, '${c.list}', '', 0, count(*) from ${c.table} group by account_id`).execute(db);
+    await sql
+      .raw(`insert into list_counts (account_id, list, bucket, shard, n)
+      select account_id, '${c.list}', '', 0, count(*) from ${c.table} group by account_id`)
+      .execute(db);
     if (c.byStatus) {
-      await sql.raw(`insert into list_counts (account_id, list, bucket, shard, n)
-        select account_id, '${c.list}', 'status:' || status, 0, count(*) from ${c.table} group by account_id, status`).execute(db);
+      await sql
+        .raw(`insert into list_counts (account_id, list, bucket, shard, n)
+        select account_id, '${c.list}', 'status:' || status, 0, count(*) from ${c.table} group by account_id, status`)
+        .execute(db);
     }
     const b = bodies(sqlite, c);
-    const events: [op: 'ai' | 'ad' | 'au', event: string][] = [['ai', 'after insert'], ['ad', 'after delete'], ['au', 'after update of status']];
+    const events: [op: 'ai' | 'ad' | 'au', event: string][] = [
+      ['ai', 'after insert'],
+      ['ad', 'after delete'],
+      ['au', 'after update of status'],
+    ];
     for (const [op, event] of events) {
       const body = b[op];
       if (!body) continue;

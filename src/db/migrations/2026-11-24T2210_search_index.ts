@@ -43,7 +43,11 @@ const SORTS: [name: string, table: string, columns: string, where?: string][] = 
 /** The schema holding pg_trgm, creating the extension in `public` when the database has none yet. */
 async function trigramSchema(db: AnyDb): Promise<string> {
   const find = async () =>
-    (await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)).rows[0]?.schema;
+    (
+      await sql<{
+        schema: string;
+      }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)
+    ).rows[0]?.schema;
   const found = await find();
   if (found) return found;
   try {
@@ -76,13 +80,19 @@ export async function up(db: AnyDb): Promise<void> {
     const cols = columns.join(', ');
     const values = (row: 'new' | 'old') => columns.map((c) => `${row}.${c}`).join(', ');
     await sql.raw(`create virtual table ${index} using fts5(${cols}, content='${table}', content_rowid='id', tokenize='trigram')`).execute(db);
-    await sql.raw(`create trigger ${index}_ai after insert on ${table} begin
-        insert into ${index} (rowid, ${cols}) values (new.id, ${values('new')}); end`).execute(db);
-    await sql.raw(`create trigger ${index}_ad after delete on ${table} begin
-        insert into ${index} (${index}, rowid, ${cols}) values ('delete', old.id, ${values('old')}); end`).execute(db);
-    await sql.raw(`create trigger ${index}_au after update of ${cols} on ${table} begin
+    await sql
+      .raw(`create trigger ${index}_ai after insert on ${table} begin
+        insert into ${index} (rowid, ${cols}) values (new.id, ${values('new')}); end`)
+      .execute(db);
+    await sql
+      .raw(`create trigger ${index}_ad after delete on ${table} begin
+        insert into ${index} (${index}, rowid, ${cols}) values ('delete', old.id, ${values('old')}); end`)
+      .execute(db);
+    await sql
+      .raw(`create trigger ${index}_au after update of ${cols} on ${table} begin
         insert into ${index} (${index}, rowid, ${cols}) values ('delete', old.id, ${values('old')});
-        insert into ${index} (rowid, ${cols}) values (new.id, ${values('new')}); end`).execute(db);
+        insert into ${index} (rowid, ${cols}) values (new.id, ${values('new')}); end`)
+      .execute(db);
     await sql.raw(`insert into ${index} (${index}) values ('rebuild')`).execute(db);
   }
 }

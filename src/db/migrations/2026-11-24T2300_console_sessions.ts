@@ -34,7 +34,10 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.createIndex('sign_in_failures_email_idx').on('sign_in_failures').columns(['email_lc', 'failed_at']).execute();
 
-  await db.schema.alterTable('webhook_deliveries').addColumn('is_test', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable('webhook_deliveries')
+    .addColumn('is_test', 'boolean', (c) => c.notNull().defaultTo(false))
+    .execute();
   // The endpoints page's 24-hour health: an account's recent attempts without scanning older ones.
   await db.schema.createIndex('webhook_attempts_account_requested_idx').on('webhook_attempts').columns(['account_id', 'requested_at']).execute();
 }

@@ -49,10 +49,20 @@ export function timelineRows(db: Executor, accountId: number, ids: number[]) {
     .leftJoin('users as u', 'u.id', 'a.user_id')
     .leftJoin('contacts as c', 'c.id', 'd.contact_id')
     .select([
-      'a.id', 'a.event_type', 'a.message', 'a.outcome', 'a.deal_id', 'a.org_id', 'a.created_at',
+      'a.id',
+      'a.event_type',
+      'a.message',
+      'a.outcome',
+      'a.deal_id',
+      'a.org_id',
+      'a.created_at',
       'o.name as org_name',
-      'u.id as user_id', 'u.display_name as user_display_name', 'u.email as user_email',
-      'c.id as contact_id', 'c.name as contact_name', 'c.email as contact_email',
+      'u.id as user_id',
+      'u.display_name as user_display_name',
+      'u.email as user_email',
+      'c.id as contact_id',
+      'c.name as contact_name',
+      'c.email as contact_email',
     ])
     .where('a.account_id', '=', accountId)
     .where('a.id', 'in', ids)
@@ -69,10 +79,19 @@ export function supportLogRows(db: Executor, accountId: number, ids: number[]) {
     .leftJoin('users as u', 'u.id', 'l.author_user_id')
     .leftJoin('contacts as c', 'c.id', 't.contact_id')
     .select([
-      'l.id', 'l.note', 'l.channel', 'l.ticket_id', 'l.org_id', 'l.created_at',
+      'l.id',
+      'l.note',
+      'l.channel',
+      'l.ticket_id',
+      'l.org_id',
+      'l.created_at',
       'o.name as org_name',
-      'u.id as user_id', 'u.display_name as user_display_name', 'u.email as user_email',
-      'c.id as contact_id', 'c.name as contact_name', 'c.email as contact_email',
+      'u.id as user_id',
+      'u.display_name as user_display_name',
+      'u.email as user_email',
+      'c.id as contact_id',
+      'c.name as contact_name',
+      'c.email as contact_email',
     ])
     .where('l.account_id', '=', accountId)
     .where('l.id', 'in', ids)
@@ -81,4 +100,3 @@ export function supportLogRows(db: Executor, accountId: number, ids: number[]) {
 
 export type TimelineRow = Awaited<ReturnType<typeof timelineRows>>[number];
 export type SupportLogRow = Awaited<ReturnType<typeof supportLogRows>>[number];
-

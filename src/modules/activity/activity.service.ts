@@ -76,8 +76,16 @@ export async function listActivity(db: Executor, accountId: number, query: Activ
   const offset = offsetOf(page);
   const slice = merged.slice(offset, offset + page.per_page);
   const [timeline, logs] = await Promise.all([
-    repo.timelineRows(db, accountId, slice.filter((k) => k.source === 'timeline').map((k) => k.id)),
-    repo.supportLogRows(db, accountId, slice.filter((k) => k.source === 'support_log').map((k) => k.id)),
+    repo.timelineRows(
+      db,
+      accountId,
+      slice.filter((k) => k.source === 'timeline').map((k) => k.id),
+    ),
+    repo.supportLogRows(
+      db,
+      accountId,
+      slice.filter((k) => k.source === 'support_log').map((k) => k.id),
+    ),
   ]);
   const byKey = new Map<string, ActivityItemView>();
   for (const r of timeline) byKey.set(`timeline:${r.id}`, timelineView(r));

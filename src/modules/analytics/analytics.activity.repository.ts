@@ -5,12 +5,15 @@ import { rows, weekBucket, within } from './analytics.sql.ts';
 
 /** Timeline activities of the period per kind, and support logs of the period (kind `support_log`). */
 export function activityByKind(db: Executor, accountId: number, p: Period) {
-  return rows<{ kind: string; n: number }>(db, sql`
+  return rows<{ kind: string; n: number }>(
+    db,
+    sql`
     select event_type as kind, count(*) as n from deal_activities
       where account_id = ${accountId} and ${within('created_at', p)} group by event_type
     union all
     select 'support_log', count(*) from support_logs
-      where account_id = ${accountId} and ${within('created_at', p)}`);
+      where account_id = ${accountId} and ${within('created_at', p)}`,
+  );
 }
 
 export interface WeekCounts {
@@ -27,7 +30,9 @@ export interface WeekCounts {
 /** Facts of the period per ISO week bucket (weeks since Monday 1970-01-05); weeks without facts are absent. */
 export function weeklyCounts(db: Executor, accountId: number, p: Period) {
   const wk = (c: string) => weekBucket(c);
-  return rows<WeekCounts>(db, sql`
+  return rows<WeekCounts>(
+    db,
+    sql`
     select week, sum(dc) as deals_created, sum(dw) as deals_won, sum(dl) as deals_lost, sum(a) as activities,
       sum(tcr) as tickets_created, sum(tcl) as tickets_closed, sum(sl) as support_logs
     from (
@@ -48,5 +53,6 @@ export function weeklyCounts(db: Executor, accountId: number, p: Period) {
       union all
       select ${wk('created_at')}, 0, 0, 0, 0, 0, 0, count(*) from support_logs
         where account_id = ${accountId} and ${within('created_at', p)} group by 1
-    ) facts group by week`);
+    ) facts group by week`,
+  );
 }

@@ -30,8 +30,11 @@ function source(metric: RankingMetric, accountId: number, p: Period): RawBuilder
 
 /** Per-org monthly rollup facts (migration 2026-11-21T0160_analytics) of the period rankings. */
 const MONTHLY: Partial<Record<RankingMetric, string>> = {
-  deals_created: 'org_deal_created', deals_won: 'org_deal_won', activities: 'org_activity',
-  tickets_created: 'org_ticket_created', support_updates: 'org_support_log',
+  deals_created: 'org_deal_created',
+  deals_won: 'org_deal_won',
+  activities: 'org_activity',
+  tickets_created: 'org_ticket_created',
+  support_updates: 'org_support_log',
 };
 
 interface Segments {
@@ -104,19 +107,25 @@ function perOrg(metric: RankingMetric, accountId: number, p: Period): RawBuilder
 
 /** The top `limit` orgs by the metric (ties by org id), and how many orgs have a non-zero value. */
 export function ranking(db: Executor, accountId: number, metric: RankingMetric, p: Period, limit: number) {
-  return rows<{ org_id: number; n: number; orgs: number }>(db, sql`
+  return rows<{ org_id: number; n: number; orgs: number }>(
+    db,
+    sql`
     select org_id, sum(n) as n, count(*) over () as orgs from (${perOrg(metric, accountId, p)}) per_org
-    group by org_id having sum(n) > 0 order by sum(n) desc, org_id asc limit ${limit}`);
+    group by org_id having sum(n) > 0 order by sum(n) desc, org_id asc limit ${limit}`,
+  );
 }
 
 /** Orgs with an open (or pending) ticket and an open deal now: the first `limit` by open tickets, open deals, id; and their number. */
 export function openSupportAndDeals(db: Executor, accountId: number, limit: number) {
-  return rows<{ org_id: number; open_tickets: number; open_deals: number; orgs: number }>(db, sql`
+  return rows<{ org_id: number; open_tickets: number; open_deals: number; orgs: number }>(
+    db,
+    sql`
     select t.org_id, t.n as open_tickets, d.n as open_deals, count(*) over () as orgs
     from (select org_id, count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} group by org_id) t
     join (select org_id, count(*) as n from deals where account_id = ${accountId} and ${OPEN_DEAL} group by org_id) d
       on d.org_id = t.org_id
-    order by t.n desc, d.n desc, t.org_id asc limit ${limit}`);
+    order by t.n desc, d.n desc, t.org_id asc limit ${limit}`,
+  );
 }
 
 export function orgNames(db: Executor, accountId: number, ids: number[]) {

@@ -29,11 +29,7 @@ export async function buildReport<M extends object, N extends object>(
   extra: object = {},
 ): Promise<Record<string, unknown>> {
   const { current, previous } = ctx.range;
-  const [cur, prev, nowPart] = await Promise.all([
-    periodMetrics(current),
-    ctx.compare ? periodMetrics(previous) : Promise.resolve(null),
-    nowMetrics(),
-  ]);
+  const [cur, prev, nowPart] = await Promise.all([periodMetrics(current), ctx.compare ? periodMetrics(previous) : Promise.resolve(null), nowMetrics()]);
   const out: Record<string, unknown> = { range: ctx.range.range, period: isoPeriod(current), ...extra, ...cur, ...nowPart };
   if (prev) {
     out.previous = { period: isoPeriod(previous), ...prev };

@@ -13,8 +13,16 @@ export function wholeDays(p: Period): boolean {
 }
 
 export type Fact =
-  | 'deal_created' | 'deal_won_owner' | 'deal_lost_owner' | 'deal_won_closer' | 'deal_lost_closer'
-  | 'activity_kind' | 'activity_user' | 'ticket_created' | 'ticket_closed' | 'support_log';
+  | 'deal_created'
+  | 'deal_won_owner'
+  | 'deal_lost_owner'
+  | 'deal_won_closer'
+  | 'deal_lost_closer'
+  | 'activity_kind'
+  | 'activity_user'
+  | 'ticket_created'
+  | 'ticket_closed'
+  | 'support_log';
 
 /** Activity kinds as the rollup codes them. */
 export const KIND_CODES: Record<number, 'note' | 'email' | 'call' | 'meeting'> = { 1: 'note', 2: 'email', 3: 'call', 4: 'meeting' };
@@ -30,10 +38,13 @@ function scope(accountId: number, p: Period, facts: readonly Fact[]) {
 /** Per dimension (user id, kind code; 0 for none), one summed column per fact. Dimensions whose facts all sum to zero are left out. */
 export function byDimension<F extends Fact>(db: Executor, accountId: number, p: Period, facts: readonly F[], onlyDim?: number) {
   const dim = onlyDim === undefined ? sql`` : sql`and dim = ${onlyDim}`;
-  return rows<{ dim: number } & Record<F, number>>(db, sql`
+  return rows<{ dim: number } & Record<F, number>>(
+    db,
+    sql`
     select dim, ${columns(facts)} from analytics_daily
     where ${scope(accountId, p, facts)} ${dim}
-    group by dim having sum(n) <> 0`);
+    group by dim having sum(n) <> 0`,
+  );
 }
 
 /**
@@ -43,10 +54,13 @@ export function byDimension<F extends Fact>(db: Executor, accountId: number, p: 
  * and the at most 366 days per fact are folded into weeks here.
  */
 export async function byWeek<F extends Fact>(db: Executor, accountId: number, p: Period, facts: readonly F[]) {
-  const days = await rows<{ fact: F; day: number | string; n: number | string }>(db, sql`
+  const days = await rows<{ fact: F; day: number | string; n: number | string }>(
+    db,
+    sql`
     select fact, day, sum(n) as n from analytics_daily
     where ${scope(accountId, p, facts)}
-    group by fact, day`);
+    group by fact, day`,
+  );
   const weeks = new Map<number, { week: number } & Record<F, number>>();
   for (const r of days) {
     const week = Math.trunc((Number(r.day) - 4) / 7);
@@ -65,9 +79,12 @@ const STAGE_CODES: Record<number, string> = { 1: 'new', 2: 'qualified', 3: 'prop
 
 /** Per funnel stage, the deals created in the period whose history reached it (fact `funnel_stage`). */
 export async function funnelByStage(db: Executor, accountId: number, p: Period) {
-  const r = await rows<{ dim: number; n: number }>(db, sql`
+  const r = await rows<{ dim: number; n: number }>(
+    db,
+    sql`
     select dim, sum(n) as n from analytics_daily
     where account_id = ${accountId} and fact = 'funnel_stage' and day >= ${p.from / DAY_MS} and day < ${p.to / DAY_MS}
-    group by dim`);
+    group by dim`,
+  );
   return r.map((x) => ({ stage: STAGE_CODES[Number(x.dim)], n: x.n }));
 }

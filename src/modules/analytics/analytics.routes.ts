@@ -4,8 +4,17 @@ import type { ModuleDeps } from '../../http/deps.ts';
 import { resolveRange, wantsCompare, type RangeQuery } from './analytics.period.ts';
 import type { ReportContext } from './analytics.report.ts';
 import {
-  ActivityReport, AnalyticsChange, AnalyticsPeriod, AnalyticsQuery, CustomersReport, MoneyTotal, SalesQuery, SalesReport,
-  SupportReport, TeamReport, TrendsReport,
+  ActivityReport,
+  AnalyticsChange,
+  AnalyticsPeriod,
+  AnalyticsQuery,
+  CustomersReport,
+  MoneyTotal,
+  SalesQuery,
+  SalesReport,
+  SupportReport,
+  TeamReport,
+  TrendsReport,
 } from './analytics.schemas.ts';
 import { salesReport } from './analytics.sales.service.ts';
 import { supportReport } from './analytics.support.service.ts';
@@ -46,18 +55,60 @@ export function registerAnalyticsRoutes(app: App, deps: ModuleDeps): void {
   );
 
   const simple = [
-    ['/analytics/support', 'getSupportAnalytics', 'Support aggregates', 'Tickets created, currently open, closed in the period, support updates, aged open (over 7 days), by employee, by customer.', SupportReport, supportReport],
-    ['/analytics/team', 'getTeamAnalytics', 'Per-user totals', 'Per team user: deals created, won, lost, activities, tickets closed, support logs.', TeamReport, service.teamReport],
-    ['/analytics/customers', 'getCustomerAnalytics', 'Customer health', 'Customer org rankings by numeric facts, and the orgs with open support and open deals now.', CustomersReport, service.customersReport],
-    ['/analytics/activity', 'getActivityAnalytics', 'Activity volume mix', 'Timeline activities by kind and support logs, by source.', ActivityReport, service.activityReport],
-    ['/analytics/trends', 'getTrendAnalytics', 'ISO-week trends', 'One zero-filled row of facts per ISO week (e.g. 2026-W47) overlapping the period.', TrendsReport, service.trendsReport],
+    [
+      '/analytics/support',
+      'getSupportAnalytics',
+      'Support aggregates',
+      'Tickets created, currently open, closed in the period, support updates, aged open (over 7 days), by employee, by customer.',
+      SupportReport,
+      supportReport,
+    ],
+    [
+      '/analytics/team',
+      'getTeamAnalytics',
+      'Per-user totals',
+      'Per team user: deals created, won, lost, activities, tickets closed, support logs.',
+      TeamReport,
+      service.teamReport,
+    ],
+    [
+      '/analytics/customers',
+      'getCustomerAnalytics',
+      'Customer health',
+      'Customer org rankings by numeric facts, and the orgs with open support and open deals now.',
+      CustomersReport,
+      service.customersReport,
+    ],
+    [
+      '/analytics/activity',
+      'getActivityAnalytics',
+      'Activity volume mix',
+      'Timeline activities by kind and support logs, by source.',
+      ActivityReport,
+      service.activityReport,
+    ],
+    [
+      '/analytics/trends',
+      'getTrendAnalytics',
+      'ISO-week trends',
+      'One zero-filled row of facts per ISO week (e.g. 2026-W47) overlapping the period.',
+      TrendsReport,
+      service.trendsReport,
+    ],
   ] as const;
   for (const [url, operationId, summary, description, response, run] of simple) {
     app.get(
       url,
       {
         config: { scope: 'analytics:read' },
-        schema: { operationId, summary, description: `${description} ${COMMON}`, tags: ['analytics'], querystring: AnalyticsQuery, response: { 200: response } },
+        schema: {
+          operationId,
+          summary,
+          description: `${description} ${COMMON}`,
+          tags: ['analytics'],
+          querystring: AnalyticsQuery,
+          response: { 200: response },
+        },
       },
       async (request) => run(context(request.auth.accountId, request.query as RangeQuery & { compare?: string })) as never,
     );

@@ -33,8 +33,14 @@ export async function teamReport(ctx: ReportContext) {
     async (p) => {
       const rows = await teamRows(db, accountId, p);
       const byUser = new Map(rows.map((r) => [nullableId(r.user_id), r]));
-      const facts = (r: TeamCounts | undefined) => Object.fromEntries(TEAM_TOTALS.map((k) => [k, r ? num(r[k]) : 0])) as Record<(typeof TEAM_TOTALS)[number], number>;
-      const named = users.map((u) => ({ user_id: Number(u.id), display_name: u.display_name as string | null, is_active: Boolean(u.is_active) as boolean | null, ...facts(byUser.get(Number(u.id))) }));
+      const facts = (r: TeamCounts | undefined) =>
+        Object.fromEntries(TEAM_TOTALS.map((k) => [k, r ? num(r[k]) : 0])) as Record<(typeof TEAM_TOTALS)[number], number>;
+      const named = users.map((u) => ({
+        user_id: Number(u.id),
+        display_name: u.display_name as string | null,
+        is_active: Boolean(u.is_active) as boolean | null,
+        ...facts(byUser.get(Number(u.id))),
+      }));
       // Records without a user get their own last row, so that the rows sum to totals.
       const none = facts(byUser.get(null));
       const unattributed = TEAM_TOTALS.some((k) => none[k] !== 0) ? [{ user_id: null, display_name: null, is_active: null, ...none }] : [];
@@ -49,7 +55,11 @@ export async function customersReport(ctx: ReportContext) {
   const { db, accountId } = ctx;
   const periodRankings = customers.RANKING_METRICS.filter((m) => !customers.NOW_METRICS.includes(m));
   const withNames = async (lists: { org_id: number; n: number }[][]) => {
-    const names = await orgNameMap(db, accountId, lists.flat().map((r) => Number(r.org_id)));
+    const names = await orgNameMap(
+      db,
+      accountId,
+      lists.flat().map((r) => Number(r.org_id)),
+    );
     return lists.map((l) => l.map((r) => ({ org_id: Number(r.org_id), name: names.get(Number(r.org_id)) ?? '', value: num(r.n) })));
   };
   return buildReport(
@@ -70,12 +80,21 @@ export async function customersReport(ctx: ReportContext) {
         customers.openSupportAndDeals(db, accountId, BY_CUSTOMER_LIMIT),
       ]);
       const [deals, tickets] = await withNames([openDeals, openTickets]);
-      const names = await orgNameMap(db, accountId, both.map((r) => Number(r.org_id)));
+      const names = await orgNameMap(
+        db,
+        accountId,
+        both.map((r) => Number(r.org_id)),
+      );
       return {
         now_rankings: { open_deals: deals, open_tickets: tickets },
         customers_with_open_support_and_open_deals: {
           count: num(both[0]?.orgs),
-          orgs: both.map((r) => ({ org_id: Number(r.org_id), name: names.get(Number(r.org_id)) ?? '', open_tickets: num(r.open_tickets), open_deals: num(r.open_deals) })),
+          orgs: both.map((r) => ({
+            org_id: Number(r.org_id),
+            name: names.get(Number(r.org_id)) ?? '',
+            open_tickets: num(r.open_tickets),
+            open_deals: num(r.open_deals),
+          })),
         },
       };
     },

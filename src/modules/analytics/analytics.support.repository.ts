@@ -51,7 +51,9 @@ export function supportByCustomer(db: Executor, accountId: number, p: Period, li
   const created = per('org_ticket_created', (q) => sql`tickets where account_id = ${accountId} and ${within('created_at', q)}`);
   const closed = per('org_ticket_closed', (q) => sql`tickets where account_id = ${accountId} and ${within('closed_at', q)} and status = 'closed'`);
   const logs = per('org_support_log', (q) => sql`support_logs where account_id = ${accountId} and ${within('created_at', q)}`);
-  return rows<SupportCounts>(db, sql`
+  return rows<SupportCounts>(
+    db,
+    sql`
     select k as ${sql.ref('key')}, sum(created) as created, sum(closed) as closed, sum(updates) as support_updates, sum(open_now) as currently_open
     from (
       select org_id as k, n as created, 0 as closed, 0 as updates, 0 as open_now from (${created}) a
@@ -59,18 +61,25 @@ export function supportByCustomer(db: Executor, accountId: number, p: Period, li
       union all select org_id, 0, 0, n, 0 from (${logs}) c
       union all select org_id, 0, 0, 0, count(*) from tickets where account_id = ${accountId} and ${OPEN_TICKET} group by org_id
     ) facts group by k having sum(created) + sum(closed) + sum(updates) + sum(open_now) > 0
-    order by sum(created) desc, sum(closed) desc, sum(updates) desc, sum(open_now) desc, k asc limit ${limit}`);
+    order by sum(created) desc, sum(closed) desc, sum(updates) desc, sum(open_now) desc, k asc limit ${limit}`,
+  );
 }
 
 /** Open or pending tickets created before `before` (aged open). */
 export async function openTicketsCreatedBefore(db: Executor, accountId: number, before: number): Promise<number> {
-  const [r] = await rows<{ n: number }>(db, sql`
-    select count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} and created_at < ${before}`);
+  const [r] = await rows<{ n: number }>(
+    db,
+    sql`
+    select count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} and created_at < ${before}`,
+  );
   return Number(r.n);
 }
 
 /** Open or pending tickets now, per owner (null: unassigned). */
 export function openTicketsPerOwner(db: Executor, accountId: number) {
-  return rows<{ key: number | null; n: number }>(db, sql`
-    select owner_user_id as ${sql.ref('key')}, count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} group by owner_user_id`);
+  return rows<{ key: number | null; n: number }>(
+    db,
+    sql`
+    select owner_user_id as ${sql.ref('key')}, count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} group by owner_user_id`,
+  );
 }

@@ -42,7 +42,11 @@ export async function supportReport(ctx: ReportContext) {
   let currentlyOpen = 0;
   const metrics = async (p: Period) => {
     const [employees, orgs] = await Promise.all([byEmployee(db, accountId, p), support.supportByCustomer(db, accountId, p, BY_CUSTOMER_LIMIT)]);
-    const names = await orgNameMap(db, accountId, orgs.map((o) => Number(o.key)));
+    const names = await orgNameMap(
+      db,
+      accountId,
+      orgs.map((o) => Number(o.key)),
+    );
     const totals = sumRows(employees as never, FACTS);
     if (p === ctx.range.current) currentlyOpen = totals.currently_open;
     return {

@@ -19,7 +19,9 @@ export interface TeamCounts {
  * The null user_id row holds records without a user (made by API keys, or unassigned).
  */
 export function teamCounts(db: Executor, accountId: number, p: Period) {
-  return rows<TeamCounts>(db, sql`
+  return rows<TeamCounts>(
+    db,
+    sql`
     select user_id, sum(dc) as deals_created, sum(dw) as deals_won, sum(dl) as deals_lost,
       sum(a) as activities, sum(tc) as tickets_closed, sum(sl) as support_logs
     from (
@@ -37,15 +39,10 @@ export function teamCounts(db: Executor, accountId: number, p: Period) {
       union all
       select author_user_id, 0, 0, 0, 0, 0, count(*) from support_logs
         where account_id = ${accountId} and ${within('created_at', p)} group by author_user_id
-    ) facts group by user_id`);
+    ) facts group by user_id`,
+  );
 }
 
 export function accountUsers(db: Executor, accountId: number) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'display_name', 'is_active'])
-    .where('account_id', '=', accountId)
-    .orderBy('id', 'asc')
-    .execute();
+  return db.selectFrom('users').select(['id', 'display_name', 'is_active']).where('account_id', '=', accountId).orderBy('id', 'asc').execute();
 }
-

@@ -12,7 +12,15 @@ export function findKeyByHash(db: Executor, secretHash: string) {
 
 export function insertKey(
   db: Executor,
-  row: { account_id: number; name: string; prefix: string; secret_hash: string; scopes: string | null; rate_limit_per_minute: number | null; created_at: number },
+  row: {
+    account_id: number;
+    name: string;
+    prefix: string;
+    secret_hash: string;
+    scopes: string | null;
+    rate_limit_per_minute: number | null;
+    created_at: number;
+  },
 ) {
   return db.insertInto('api_keys').values(row).returning(['id']).executeTakeFirstOrThrow();
 }
@@ -99,7 +107,11 @@ async function awaitKeyCaches(db: Executor): Promise<boolean> {
  * listening process when the transaction commits (never when it rolls back).
  */
 export async function markAuthChanged(trx: Executor): Promise<void> {
-  await trx.updateTable('auth_changes').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
+  await trx
+    .updateTable('auth_changes')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', 1)
+    .execute();
   if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_notify(${AUTH_CHANNEL}, '')`.execute(trx);
 }
 
@@ -117,9 +129,20 @@ export function countAccountKeys(db: Executor, accountId: number, includeRevoked
 
 /** Newest first. */
 export function listAccountKeys(db: Executor, accountId: number, includeRevoked: boolean, limit: number, offset: number) {
-  return accountKeys(db, accountId, includeRevoked).select([...KEY_COLUMNS]).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  return accountKeys(db, accountId, includeRevoked)
+    .select([...KEY_COLUMNS])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 export function findAccountKey(db: Executor, accountId: number, id: number) {
-  return db.selectFrom('api_keys').select([...KEY_COLUMNS]).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('api_keys')
+    .select([...KEY_COLUMNS])
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

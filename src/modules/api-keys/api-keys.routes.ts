@@ -18,7 +18,7 @@ export function registerApiKeyRoutes(app: App, deps: ModuleDeps): void {
       config: { ...manage },
       schema: {
         operationId: 'listApiKeys',
-        summary: 'List the account\'s API keys (never their secrets)',
+        summary: "List the account's API keys (never their secrets)",
         description: 'Newest first, revoked keys included unless `include_revoked=0`.',
         tags: ['console'],
         querystring: ApiKeyListQuery,

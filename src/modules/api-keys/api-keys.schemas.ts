@@ -34,8 +34,15 @@ export const ApiKeyListQuery = Type.Object({
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    scopes: Type.Array(Type.Enum([...SCOPES]), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, description: 'At least one scope; `["*"]` for full access.' }),
-    rate_limit_per_minute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Requests per minute; null or absent: the server default.' }))),
+    scopes: Type.Array(Type.Enum([...SCOPES]), {
+      minItems: 1,
+      maxItems: SCOPES.length,
+      uniqueItems: true,
+      description: 'At least one scope; `["*"]` for full access.',
+    }),
+    rate_limit_per_minute: Type.Optional(
+      Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Requests per minute; null or absent: the server default.' })),
+    ),
   },
   { additionalProperties: false },
 );

@@ -17,7 +17,14 @@ export class KeyInputError extends Error {}
 
 export function parseScopeList(text: string | undefined): Scope[] {
   if (text === undefined) return ['*'];
-  const list = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+  const list = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   // An empty list is a mistake, not a request for full access: full access is asked for by omitting --scopes or with "*".
   if (list.length === 0) throw new KeyInputError('--scopes is empty; omit it (or pass "*") for a full-access key');
   const bad = list.filter((s) => !isScope(s));

@@ -85,8 +85,19 @@ export async function replaceAudiences(
     await requireAudiences(trx, accountId, wanted);
     const current = await repo.memberAudienceIds(trx, accountId, contactId);
     const wantedSet = new Set(wanted);
-    await repo.removeMemberships(trx, accountId, contactId, [...current].filter((id) => !wantedSet.has(id)));
-    await repo.addMemberships(trx, accountId, contactId, wanted.filter((id) => !current.has(id)), now);
+    await repo.removeMemberships(
+      trx,
+      accountId,
+      contactId,
+      [...current].filter((id) => !wantedSet.has(id)),
+    );
+    await repo.addMemberships(
+      trx,
+      accountId,
+      contactId,
+      wanted.filter((id) => !current.has(id)),
+      now,
+    );
     return membershipPage(trx, accountId, contactId, WHOLE_SET);
   });
 }

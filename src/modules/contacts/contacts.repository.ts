@@ -48,4 +48,3 @@ export function findContact(db: Executor, accountId: number, id: number, options
 export function insertContact(db: Executor, row: Insertable<ContactsTable>): Promise<ContactRow> {
   return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
 }
-

@@ -89,7 +89,7 @@ export function registerContactRoutes(app: App, deps: ModuleDeps): void {
     operationId: 'replaceContactMarketingAudiences',
     summary: "Replace a contact's marketing audiences",
     description:
-      'Sets the contact\'s audiences to exactly `audience_ids` and answers the new set. An id that is not an audience of the ' +
+      "Sets the contact's audiences to exactly `audience_ids` and answers the new set. An id that is not an audience of the " +
       'account is 404 `audience_not_found` and nothing changes.',
     body: ReplaceMembershipsBody,
     write: ({ accountId, params, body, claim }) => audiences.replaceAudiences(deps, accountId, params.id, body.audience_ids, claim),

@@ -65,8 +65,7 @@ export const CreateAudienceBody = Type.Object(
 /** A contact can be in at most this many audiences, so a membership answer always fits one page. */
 export const MAX_MEMBERSHIPS = 100;
 
-const AudienceIds = (description: string) =>
-  Type.Array(Id(), { maxItems: MAX_MEMBERSHIPS, description: `${description} Repeated ids count once.` });
+const AudienceIds = (description: string) => Type.Array(Id(), { maxItems: MAX_MEMBERSHIPS, description: `${description} Repeated ids count once.` });
 
 export const ReplaceMembershipsBody = Type.Object(
   {

@@ -14,7 +14,13 @@ export async function countActivities(db: Executor, accountId: number, dealId: n
 }
 
 export function listActivities(
-  db: Executor, accountId: number, dealId: number, sort: 'created_at' | 'id', direction: 'asc' | 'desc', limit: number, offset: number,
+  db: Executor,
+  accountId: number,
+  dealId: number,
+  sort: 'created_at' | 'id',
+  direction: 'asc' | 'desc',
+  limit: number,
+  offset: number,
 ): Promise<ActivityRow[]> {
   return ofDeal(db, accountId, dealId).selectAll().orderBy(sort, direction).orderBy('id', direction).limit(limit).offset(offset).execute();
 }

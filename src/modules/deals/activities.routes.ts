@@ -43,8 +43,8 @@ export function registerActivityRoutes(app: App, deps: ModuleDeps): void {
     operationId: 'createDealActivity',
     summary: 'Log an activity on a deal',
     description:
-      'Answers 201 with the activity and a Location header, and emits `deal.activity.created` (org_id: the deal\'s org). ' +
-      '`activity_kind` becomes the activity\'s `event_type`; `metadata_json` is returned as `metadata`. Idempotent with ' +
+      "Answers 201 with the activity and a Location header, and emits `deal.activity.created` (org_id: the deal's org). " +
+      "`activity_kind` becomes the activity's `event_type`; `metadata_json` is returned as `metadata`. Idempotent with " +
       'the Idempotency-Key header or the `idempotency_key` field.',
     tags: ['deals'],
     params: IdParams,

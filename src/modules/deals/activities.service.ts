@@ -27,7 +27,11 @@ export function toActivityView(r: repo.ActivityRow): DealActivityView {
 }
 
 export async function listActivities(
-  db: Executor, accountId: number, dealId: number, order: { sort?: 'created_at' | 'id'; direction?: 'asc' | 'desc' }, page: PageRequest,
+  db: Executor,
+  accountId: number,
+  dealId: number,
+  order: { sort?: 'created_at' | 'id'; direction?: 'asc' | 'desc' },
+  page: PageRequest,
 ): Promise<ListResult<DealActivityView>> {
   await getDealRow(db, accountId, dealId);
   return entriesPage(page, order, {

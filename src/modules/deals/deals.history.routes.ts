@@ -34,7 +34,7 @@ export function registerDealHistoryRoutes(app: App, deps: ModuleDeps): void {
         operationId: 'listDealLostReasons',
         summary: 'Lost reasons in use',
         description:
-          'The distinct lost reasons (code and label) of the account\'s lost deals, with how many lost deals carry each ' +
+          "The distinct lost reasons (code and label) of the account's lost deals, with how many lost deals carry each " +
           'and when the newest of them was lost; most recently used first. A reopened deal no longer counts.',
         tags: ['deals'],
         querystring: Type.Object({ ...PageQuery }),

@@ -8,7 +8,6 @@ import { countRows, existsInAccount } from '../../lib/sql.ts';
 import { Id, ListOf, Nullable, PageQuery, Timestamp } from '../../http/schemas.ts';
 import { DEAL_STATUSES } from './deals.schemas.ts';
 
-
 /**
  * Reads the console's deal pages need beyond the deal itself: the recorded status changes of
  * one deal, and the lost reasons the account has used (offered again when a deal is lost).
@@ -40,13 +39,17 @@ export const LostReasonUsage = Type.Object(
     deals: Type.Integer({ description: 'Lost deals that carry this code and label now.' }),
     last_lost_at: Nullable(Timestamp('The newest closed_at among those deals.')),
   },
-  { $id: 'LostReasonUsage', title: 'LostReasonUsage', description: 'A lost reason (code and label) used by the account\'s lost deals.' },
+  { $id: 'LostReasonUsage', title: 'LostReasonUsage', description: "A lost reason (code and label) used by the account's lost deals." },
 );
 type LostReasonUsageView = Static<typeof LostReasonUsage>;
 export const LostReasonUsageList = ListOf(Type.Ref('LostReasonUsage'), 'LostReasonUsageList');
 
 export async function listStatusHistory(
-  db: Executor, accountId: number, dealId: number, direction: 'asc' | 'desc', page: PageRequest,
+  db: Executor,
+  accountId: number,
+  dealId: number,
+  direction: 'asc' | 'desc',
+  page: PageRequest,
 ): Promise<ListResult<DealStatusChangeView>> {
   if (!(await existsInAccount(db, 'deals', accountId, dealId))) throw notFound('deal_not_found', dealId);
   const ofDeal = db.selectFrom('deal_status_history').where('account_id', '=', accountId).where('deal_id', '=', dealId);
@@ -54,14 +57,15 @@ export async function listStatusHistory(
     page,
     () => countRows(db, ofDeal),
     (limit, offset) => ofDeal.selectAll().orderBy('changed_at', direction).orderBy('id', direction).limit(limit).offset(offset).execute(),
-    (rows) => rows.map((r) => ({
-      id: Number(r.id),
-      deal_id: Number(r.deal_id),
-      from_status: r.from_status,
-      to_status: r.to_status,
-      changed_by_user_id: r.changed_by_user_id === null ? null : Number(r.changed_by_user_id),
-      changed_at: iso(r.changed_at),
-    })),
+    (rows) =>
+      rows.map((r) => ({
+        id: Number(r.id),
+        deal_id: Number(r.deal_id),
+        from_status: r.from_status,
+        to_status: r.to_status,
+        changed_by_user_id: r.changed_by_user_id === null ? null : Number(r.changed_by_user_id),
+        changed_at: iso(r.changed_at),
+      })),
   );
 }
 
@@ -77,15 +81,21 @@ export async function listLostReasons(db: Executor, accountId: number, page: Pag
   return listPage(
     page,
     () => countRows(db, db.selectFrom(grouped.select(['lost_reason_code', 'lost_reason_label']).as('g'))),
-    (limit, offset) => grouped
-      .select((eb) => ['lost_reason_code', 'lost_reason_label', eb.fn.countAll<number>().as('n'), eb.fn.max('closed_at').as('last')])
-      .orderBy('last', 'desc').orderBy(engineOf(db).codePointOrder('lost_reason_code')).orderBy(engineOf(db).codePointOrder('lost_reason_label'))
-      .limit(limit).offset(offset).execute(),
-    (rows) => rows.map((r) => ({
-      code: r.lost_reason_code ?? '',
-      label: r.lost_reason_label ?? '',
-      deals: Number(r.n),
-      last_lost_at: r.last === null ? null : iso(Number(r.last)),
-    })),
+    (limit, offset) =>
+      grouped
+        .select((eb) => ['lost_reason_code', 'lost_reason_label', eb.fn.countAll<number>().as('n'), eb.fn.max('closed_at').as('last')])
+        .orderBy('last', 'desc')
+        .orderBy(engineOf(db).codePointOrder('lost_reason_code'))
+        .orderBy(engineOf(db).codePointOrder('lost_reason_label'))
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    (rows) =>
+      rows.map((r) => ({
+        code: r.lost_reason_code ?? '',
+        label: r.lost_reason_label ?? '',
+        deals: Number(r.n),
+        last_lost_at: r.last === null ? null : iso(Number(r.last)),
+      })),
   );
 }

@@ -41,12 +41,28 @@ export async function countDeals(db: Executor, accountId: number, f: DealFilter)
 }
 
 export function listDeals(
-  db: Executor, accountId: number, f: DealFilter, sort: DealSort, direction: Direction, limit: number, offset: number,
+  db: Executor,
+  accountId: number,
+  f: DealFilter,
+  sort: DealSort,
+  direction: Direction,
+  limit: number,
+  offset: number,
 ): Promise<DealRow[]> {
   // The page's ids first, from the index alone (the offset skips index entries, not rows), then those rows.
-  const ids = filtered(db, accountId, f).select('deals.id').orderBy(sortExpression(db, sort), direction).orderBy('deals.id', direction).limit(limit).offset(offset);
-  return db.selectFrom('deals').selectAll('deals').where('deals.id', 'in', ids)
-    .orderBy(sortExpression(db, sort), direction).orderBy('deals.id', direction).execute();
+  const ids = filtered(db, accountId, f)
+    .select('deals.id')
+    .orderBy(sortExpression(db, sort), direction)
+    .orderBy('deals.id', direction)
+    .limit(limit)
+    .offset(offset);
+  return db
+    .selectFrom('deals')
+    .selectAll('deals')
+    .where('deals.id', 'in', ids)
+    .orderBy(sortExpression(db, sort), direction)
+    .orderBy('deals.id', direction)
+    .execute();
 }
 
 function searched(db: Executor, accountId: number, s: DealSearch) {

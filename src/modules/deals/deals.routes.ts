@@ -85,7 +85,7 @@ export function registerDealRoutes(app: App, deps: ModuleDeps): void {
       'reopened to an open status, and any deal may be marked won or lost (won → lost and lost → won are direct moves). Every status ' +
       'change is recorded. Moving to won or lost sets closed_at and closed_by_user_id (null for API keys) and emits ' +
       '`deal.won` / `deal.lost`; reopening clears closed_at, closed_by_user_id and lost_reason. `lost_reason` is only ' +
-      'accepted when the deal is or becomes lost. `contact_id` must be a contact of the deal\'s org (404 `contact_not_found` ' +
+      "accepted when the deal is or becomes lost. `contact_id` must be a contact of the deal's org (404 `contact_not_found` " +
       'when unknown; 422 `fields.contact_id = "not_in_org"` for another org\'s). Other edits emit no event. A body that changes nothing leaves ' +
       'updated_at as it was.',
     params: IdParams,

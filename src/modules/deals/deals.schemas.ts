@@ -6,10 +6,7 @@ export const OPEN_STATUSES = ['new', 'qualified', 'proposal', 'negotiation'] as 
 export const ACTIVITY_KINDS = ['note', 'email', 'call', 'meeting'] as const;
 export const OUTCOMES = ['success', 'failed', 'skipped'] as const;
 
-const LostReasonOut = Type.Object(
-  { code: Type.String(), label: Type.String() },
-  { description: 'Why a lost deal was lost.' },
-);
+const LostReasonOut = Type.Object({ code: Type.String(), label: Type.String() }, { description: 'Why a lost deal was lost.' });
 
 export const Deal = Type.Object(
   {

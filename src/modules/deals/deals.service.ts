@@ -38,7 +38,9 @@ export function toDealView(r: repo.DealRow): DealView {
 
 /** Ids of other records given as filters must exist in the account (404 otherwise, as anywhere). */
 export async function requireRefs(
-  db: Executor, accountId: number, refs: { orgId?: number | null; ownerUserId?: number | null; contactId?: number | null },
+  db: Executor,
+  accountId: number,
+  refs: { orgId?: number | null; ownerUserId?: number | null; contactId?: number | null },
 ): Promise<void> {
   if (refs.orgId != null && !(await existsInAccount(db, 'orgs', accountId, refs.orgId))) throw notFound('org_not_found', refs.orgId);
   if (refs.ownerUserId != null && !(await existsInAccount(db, 'users', accountId, refs.ownerUserId))) throw notFound('user_not_found', refs.ownerUserId);
@@ -153,7 +155,12 @@ export async function createDeal(deps: WriteDeps, actor: Actor, input: CreateDea
       updated_at: now,
     });
     await repo.insertStatusHistory(trx, {
-      account_id: actor.accountId, deal_id: row.id, from_status: null, to_status: status, changed_by_user_id: actor.userId, changed_at: now,
+      account_id: actor.accountId,
+      deal_id: row.id,
+      from_status: null,
+      to_status: status,
+      changed_by_user_id: actor.userId,
+      changed_at: now,
     });
     const view = toDealView(row);
     // Created already closed: the deal was both created and marked won/lost, so both events fire, creation first.
@@ -208,7 +215,12 @@ export async function patchDeal(deps: WriteDeps, actor: Actor, id: number, input
     const view = toDealView(row);
     if (!moving) return view;
     await repo.insertStatusHistory(trx, {
-      account_id: actor.accountId, deal_id: id, from_status: current.status, to_status: to, changed_by_user_id: actor.userId, changed_at: now,
+      account_id: actor.accountId,
+      deal_id: id,
+      from_status: current.status,
+      to_status: to,
+      changed_by_user_id: actor.userId,
+      changed_at: now,
     });
     await emitStatusEvent(w, actor.accountId, view);
     return view;

@@ -35,7 +35,12 @@ export interface FieldValues {
 }
 
 /** Body semantics the schema cannot express; all reasons at once, named by field. */
-export function checkFields(input: { title?: string; value?: string | number | null; currency?: string | null; next_followup_at?: string | null }): FieldValues {
+export function checkFields(input: {
+  title?: string;
+  value?: string | number | null;
+  currency?: string | null;
+  next_followup_at?: string | null;
+}): FieldValues {
   const fields: Record<string, string> = {};
   const out: FieldValues = {};
   if (input.title !== undefined && input.title.trim() === '') fields.title = 'too_short';

@@ -10,7 +10,11 @@ const HEARTBEAT_MS = 15_000;
 
 const StreamQuery = Type.Object({
   types: Type.Optional(
-    Type.String({ maxLength: 500, description: `Comma-separated event types to stream (default: all seven): ${EVENT_TYPES.join(', ')}.`, examples: ['deal.won,deal.lost'] }),
+    Type.String({
+      maxLength: 500,
+      description: `Comma-separated event types to stream (default: all seven): ${EVENT_TYPES.join(', ')}.`,
+      examples: ['deal.won,deal.lost'],
+    }),
   ),
 });
 
@@ -22,7 +26,14 @@ const StreamHeaders = Type.Object({
 
 function parseTypes(raw: string | undefined): EventType[] | null {
   if (raw === undefined || raw.trim() === '') return null;
-  const list = [...new Set(raw.split(',').map((t) => t.trim()).filter(Boolean))];
+  const list = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
   const bad = list.filter((t) => !isEventType(t));
   if (bad.length) throw validationError({ types: 'invalid' }, `Unknown event type(s): ${bad.join(', ')}. Known: ${EVENT_TYPES.join(', ')}.`);
   return list as EventType[];
@@ -58,7 +69,9 @@ export function registerEventRoutes(app: App, deps: ModuleDeps): void {
         response: {
           200: {
             description: 'The event stream (never ends on its own).',
-            content: { 'text/event-stream': { schema: { type: 'string', examples: ['id: 42\nevent: deal.won\ndata: {"id":"evt_…","event_type":"deal.won",…}\n\n'] } } },
+            content: {
+              'text/event-stream': { schema: { type: 'string', examples: ['id: 42\nevent: deal.won\ndata: {"id":"evt_…","event_type":"deal.won",…}\n\n'] } },
+            },
           },
         },
       },

@@ -102,7 +102,13 @@ async function forward(o: ListenOptions, secret: string, message: EventSourceMes
   const started = performance.now();
   const label = `${new Date().toISOString()}  ${message.event} ${eventId}`;
   try {
-    const res = await fetch(o.forwardTo, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.any([o.signal, AbortSignal.timeout(o.timeoutMs ?? 15_000)]) });
+    const res = await fetch(o.forwardTo, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.any([o.signal, AbortSignal.timeout(o.timeoutMs ?? 15_000)]),
+    });
     await res.arrayBuffer().catch(() => undefined);
     o.print(`${label}  -> POST ${o.forwardTo}  <- ${res.status} ${res.statusText} (${Math.round(performance.now() - started)} ms)`);
   } catch (err) {
@@ -115,9 +121,13 @@ async function forward(o: ListenOptions, secret: string, message: EventSourceMes
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

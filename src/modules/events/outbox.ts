@@ -35,7 +35,15 @@ export async function emitEvent<T extends EventType>(
   if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`${input.type} payload is ${Buffer.byteLength(payload)} bytes, over 256 KiB`);
   const row = await trx
     .insertInto('events')
-    .values({ account_id: input.accountId, public_id: publicId, event_type: input.type, org_id: input.orgId, payload, created_at: input.now, dispatched_at: null })
+    .values({
+      account_id: input.accountId,
+      public_id: publicId,
+      event_type: input.type,
+      org_id: input.orgId,
+      payload,
+      created_at: input.now,
+      dispatched_at: null,
+    })
     .returning(['id'])
     .executeTakeFirstOrThrow();
   await wakeDispatchers(trx);

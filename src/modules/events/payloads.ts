@@ -68,7 +68,17 @@ const options = (type: EventType) => ({ title: payloadTitle(type), description: 
 
 /** `deal.activity.created` → `DealActivityCreatedEvent`. */
 export function payloadTitle(type: EventType): string {
-  return type.split('.').map((w) => w.split('_').map((p) => p[0].toUpperCase() + p.slice(1)).join('')).join('') + 'Event';
+  return (
+    type
+      .split('.')
+      .map((w) =>
+        w
+          .split('_')
+          .map((p) => p[0].toUpperCase() + p.slice(1))
+          .join(''),
+      )
+      .join('') + 'Event'
+  );
 }
 
 export const EVENT_PAYLOADS = {

@@ -13,7 +13,11 @@ export interface StreamedEvent {
 
 /** The newest outbox id of an account: a stream without Last-Event-ID starts after it (new events only). */
 export async function latestEventId(db: Db, accountId: number): Promise<number> {
-  const row = await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).where('account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return Number(row?.id ?? 0);
 }
 
@@ -21,7 +25,11 @@ export async function latestEventId(db: Db, accountId: number): Promise<number> 
 export function eventsAfter(db: Db, accountId: number, afterId: number, types: readonly EventType[] | null): Promise<StreamedEvent[]> {
   let query = db.selectFrom('events').select(['id', 'event_type', 'payload']).where('id', '>', afterId).where('account_id', '=', accountId);
   if (types) query = query.where('event_type', 'in', [...types]);
-  return query.orderBy('id').limit(PAGE).execute().then((rows) => rows.map((r) => ({ id: Number(r.id), event_type: r.event_type, payload: r.payload })));
+  return query
+    .orderBy('id')
+    .limit(PAGE)
+    .execute()
+    .then((rows) => rows.map((r) => ({ id: Number(r.id), event_type: r.event_type, payload: r.payload })));
 }
 
 /**

@@ -55,7 +55,10 @@ export function registerMetaRoutes(app: App, _deps: ModuleDeps, dependencies: De
     async () => {
       const r = await readiness(dependencies);
       if (!r.ready) {
-        throw new AppError('service_unavailable', 'The database is not reachable.', { extra: { reason: r.reason, checks: r.checks }, headers: { 'Retry-After': '1' } });
+        throw new AppError('service_unavailable', 'The database is not reachable.', {
+          extra: { reason: r.reason, checks: r.checks },
+          headers: { 'Retry-After': '1' },
+        });
       }
       return { status: 'ready' as const, checks: r.checks };
     },
@@ -69,7 +72,8 @@ export function registerMetaRoutes(app: App, _deps: ModuleDeps, dependencies: De
         operationId: 'getOpenApiDocument',
         summary: 'The OpenAPI 3.1 description of this API',
         tags: ['meta'],
-        description: 'No key needed. Generated from the same schemas that validate requests; includes the `webhooks` section (event payloads and signature headers).',
+        description:
+          'No key needed. Generated from the same schemas that validate requests; includes the `webhooks` section (event payloads and signature headers).',
         response: { 200: Type.Object({}, { additionalProperties: true, title: 'OpenApiDocument', description: 'The OpenAPI 3.1 document (JSON).' }) },
       },
     },

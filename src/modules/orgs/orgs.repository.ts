@@ -94,7 +94,10 @@ export async function orgIdsWithContactName(db: Executor, accountId: number, org
   return rows.map((r) => Number(r.org_id));
 }
 
-export function insertOrg(db: Executor, row: { account_id: number; name: string; name_lc: string; domain: string | null; created_at: number; updated_at: number }) {
+export function insertOrg(
+  db: Executor,
+  row: { account_id: number; name: string; name_lc: string; domain: string | null; created_at: number; updated_at: number },
+) {
   return db.insertInto('orgs').values(row).returningAll().executeTakeFirstOrThrow();
 }
 

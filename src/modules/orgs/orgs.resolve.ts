@@ -70,7 +70,10 @@ export async function resolveOrgInTrx(
   const found = await candidates(trx, accountId, hints);
   if (found.length === 0) throw new AppError('org_not_found', 'No organization matches the lookup hints.');
   if (found.length > 1) {
-    throw new AppError('org_ambiguous', `${found.length} organizations match the lookup hints; add contact_name or link the pair with PUT /orgs/{org_id}/external-ids.`);
+    throw new AppError(
+      'org_ambiguous',
+      `${found.length} organizations match the lookup hints; add contact_name or link the pair with PUT /orgs/{org_id}/external-ids.`,
+    );
   }
   const linked = await repo.insertMappingIfAbsent(trx, { account_id: accountId, org_id: found[0], ...pairOf(pair), created_at: now });
   if (!linked) {

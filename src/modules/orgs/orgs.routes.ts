@@ -86,7 +86,8 @@ export function registerOrgRoutes(app: App, deps: ModuleDeps): void {
     errors: ['external_id_conflict'],
     operationId: 'createOrg',
     summary: 'Create a customer organization',
-    description: 'Creates an org, optionally linking external ids at once (a pair linked to another org is 409 `external_id_conflict`, and nothing is created).',
+    description:
+      'Creates an org, optionally linking external ids at once (a pair linked to another org is 409 `external_id_conflict`, and nothing is created).',
     tags: ['extensions'],
     body: CreateOrgBody,
     status: 201,

@@ -70,16 +70,20 @@ export const CreateOrgBody = Type.Object(
     name: Text(200, 'Organization name.'),
     // One schema with a type list (not anyOf) so a malformed domain is reported as invalid_format.
     domain: Type.Optional(
-      Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'hostname', minLength: 1, maxLength: 253, description: 'Web domain, e.g. `acme.io`; null for none.' }),
+      Type.Unsafe<string | null>({
+        type: ['string', 'null'],
+        format: 'hostname',
+        minLength: 1,
+        maxLength: 253,
+        description: 'Web domain, e.g. `acme.io`; null for none.',
+      }),
     ),
     external_ids: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { source_app: Text(100), external_org_id: Text(200) },
-          { additionalProperties: false },
-        ),
-        { maxItems: 50, uniqueItems: true, description: 'Pairs to link at once; each must not be linked to another org.' },
-      ),
+      Type.Array(Type.Object({ source_app: Text(100), external_org_id: Text(200) }, { additionalProperties: false }), {
+        maxItems: 50,
+        uniqueItems: true,
+        description: 'Pairs to link at once; each must not be linked to another org.',
+      }),
     ),
     idempotency_key: IdempotencyKey,
   },

@@ -11,7 +11,11 @@ import type { IdempotencyClaim } from '../../lib/write.ts';
 type Deps = Pick<ModuleDeps, 'write'>;
 
 export async function toOrgViews(db: Executor, accountId: number, rows: repo.OrgRow[]): Promise<OrgView[]> {
-  const links = await repo.externalIdsOf(db, accountId, rows.map((r) => r.id));
+  const links = await repo.externalIdsOf(
+    db,
+    accountId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

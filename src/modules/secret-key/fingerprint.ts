@@ -23,7 +23,11 @@ export async function readFingerprint(db: Executor): Promise<string | null> {
 
 /** Records the fingerprint unless one is there already (two processes may start at once); answers the one recorded. */
 export async function recordFingerprint(db: Db, fp: string, now: number): Promise<string> {
-  await db.insertInto('settings').values({ name: FINGERPRINT_SETTING, value: fp, updated_at: now }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('settings')
+    .values({ name: FINGERPRINT_SETTING, value: fp, updated_at: now })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   return (await readFingerprint(db))!;
 }
 

@@ -22,13 +22,22 @@ async function reencryptEndpoints(trx: Executor, from: Buffer, to: Buffer): Prom
   let after = 0;
   let n = 0;
   for (;;) {
-    const rows = await trx.selectFrom('webhook_endpoints').select(['id', 'secret_encrypted', 'previous_secret_encrypted'])
-      .where('id', '>', after).orderBy('id').limit(BATCH).execute();
+    const rows = await trx
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'secret_encrypted', 'previous_secret_encrypted'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
     for (const row of rows) {
-      await trx.updateTable('webhook_endpoints').set({
-        secret_encrypted: encryptSecret(to, decryptSecret(from, row.secret_encrypted)),
-        previous_secret_encrypted: row.previous_secret_encrypted === null ? null : encryptSecret(to, decryptSecret(from, row.previous_secret_encrypted)),
-      }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({
+          secret_encrypted: encryptSecret(to, decryptSecret(from, row.secret_encrypted)),
+          previous_secret_encrypted: row.previous_secret_encrypted === null ? null : encryptSecret(to, decryptSecret(from, row.previous_secret_encrypted)),
+        })
+        .where('id', '=', row.id)
+        .execute();
     }
     n += rows.length;
     if (rows.length < BATCH) return n;
@@ -40,11 +49,21 @@ async function reencryptResponses(trx: Executor, from: Buffer, to: Buffer): Prom
   let after = 0;
   let n = 0;
   for (;;) {
-    const rows = await trx.selectFrom('idempotency_keys').select(['id', 'response_body'])
-      .where('id', '>', after).where('response_body', 'like', `${SEALED}%`).orderBy('id').limit(BATCH).execute();
+    const rows = await trx
+      .selectFrom('idempotency_keys')
+      .select(['id', 'response_body'])
+      .where('id', '>', after)
+      .where('response_body', 'like', `${SEALED}%`)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
     for (const row of rows) {
       const plain = decryptSecret(from, row.response_body!.slice(SEALED.length));
-      await trx.updateTable('idempotency_keys').set({ response_body: SEALED + encryptSecret(to, plain) }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('idempotency_keys')
+        .set({ response_body: SEALED + encryptSecret(to, plain) })
+        .where('id', '=', row.id)
+        .execute();
     }
     n += rows.length;
     if (rows.length < BATCH) return n;

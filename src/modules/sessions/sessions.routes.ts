@@ -56,7 +56,12 @@ export function registerSessionRoutes(app: App, deps: ModuleDeps): void {
       const s = request.auth.session!;
       // This request is the session's latest activity: the idle end moves to 12 hours from now.
       const view = await describeSession(deps.db, {
-        id: s.id, accountId: request.auth.accountId, userId: s.userId, csrfToken: s.csrfToken, lastSeenAt: deps.clock.now(), expiresAt: s.expiresAt,
+        id: s.id,
+        accountId: request.auth.accountId,
+        userId: s.userId,
+        csrfToken: s.csrfToken,
+        lastSeenAt: deps.clock.now(),
+        expiresAt: s.expiresAt,
       });
       return reply.header('Cache-Control', 'no-store').send(view);
     },

@@ -80,7 +80,14 @@ export async function signIn(deps: SessionDeps, input: { email: string; password
     last_seen_at: now,
     expires_at: now + SESSION_ABSOLUTE_MS,
   });
-  const session = await describeSession(deps.db, { id, accountId: Number(match.account_id), userId: Number(match.id), csrfToken: csrf, lastSeenAt: now, expiresAt: now + SESSION_ABSOLUTE_MS });
+  const session = await describeSession(deps.db, {
+    id,
+    accountId: Number(match.account_id),
+    userId: Number(match.id),
+    csrfToken: csrf,
+    lastSeenAt: now,
+    expiresAt: now + SESSION_ABSOLUTE_MS,
+  });
   return { token, session };
 }
 

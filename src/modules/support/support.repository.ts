@@ -32,7 +32,15 @@ export async function countTickets(db: Executor, accountId: number, f: TicketFil
 
 const sortKey = (db: Executor, sort: string) => titledSortKey(db, 'tickets', sort);
 
-export function listTickets(db: Executor, accountId: number, f: TicketFilter, sort: string, dir: Direction, limit: number, offset: number): Promise<TicketRow[]> {
+export function listTickets(
+  db: Executor,
+  accountId: number,
+  f: TicketFilter,
+  sort: string,
+  dir: Direction,
+  limit: number,
+  offset: number,
+): Promise<TicketRow[]> {
   // The page's ids first, from the index alone, then those rows (deep pages skip index entries, not rows).
   let ids = filtered(db, accountId, f).select('tickets.id').orderBy(sortKey(db, sort), dir);
   if (sort !== 'id') ids = ids.orderBy('tickets.id', dir);
@@ -82,7 +90,11 @@ export function findContact(db: Executor, accountId: number, id: number): Promis
 }
 
 /** What decides whether a team user may own tickets. */
-export function findOwnerCandidate(db: Executor, accountId: number, id: number): Promise<{ is_active: boolean | number; support_enabled: boolean | number } | undefined> {
+export function findOwnerCandidate(
+  db: Executor,
+  accountId: number,
+  id: number,
+): Promise<{ is_active: boolean | number; support_enabled: boolean | number } | undefined> {
   return db.selectFrom('users').select(['is_active', 'support_enabled']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
@@ -102,4 +114,3 @@ export function findContactByEmail(db: Executor, accountId: number, orgId: numbe
 export function insertContact(db: Executor, row: Insertable<ContactsTable>): Promise<ContactRow> {
   return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
 }
-

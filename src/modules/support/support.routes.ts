@@ -27,7 +27,6 @@ import { RESOLVE_RULES } from '../orgs/orgs.resolve.ts';
 /** Shared (by $ref) schemas of this module; the composition root registers them once. */
 export const supportSchemas = [Ticket, SupportLog];
 
-
 export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
   listRoute(app, '/support/tickets', {
     scope: 'support:read',
@@ -114,8 +113,16 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
         if (!absent(body.org_id) && !absent(body.external_org_id) && !fields.org_id) fields.org_id = 'not_allowed';
       }
       const names = Object.keys(fields);
-      if (names.length) throw validationError(fields, names.length === 1 && fields.contact_email === 'required' ? 'contact_email is required unless contact_id is sent.' : undefined);
-      return answer(request, reply, await writes.createTicket(deps, request.auth.accountId, request.body, request.auth.session?.userId ?? null, request.idempotency));
+      if (names.length)
+        throw validationError(
+          fields,
+          names.length === 1 && fields.contact_email === 'required' ? 'contact_email is required unless contact_id is sent.' : undefined,
+        );
+      return answer(
+        request,
+        reply,
+        await writes.createTicket(deps, request.auth.accountId, request.body, request.auth.session?.userId ?? null, request.idempotency),
+      );
     },
   );
 
@@ -138,7 +145,8 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: Type.Ref('Ticket') },
       },
     },
-    async (request, reply) => answer(request, reply, await writes.updateTicket(deps, request.auth.accountId, request.params.id, request.body, request.idempotency)),
+    async (request, reply) =>
+      answer(request, reply, await writes.updateTicket(deps, request.auth.accountId, request.params.id, request.body, request.idempotency)),
   );
 
   app.post(
@@ -156,7 +164,11 @@ export function registerSupportRoutes(app: App, deps: ModuleDeps): void {
       },
     },
     async (request, reply) => {
-      return answer(request, reply, await writes.addLog(deps, request.auth.accountId, request.params.id, request.body, request.auth.session?.userId ?? null, request.idempotency));
+      return answer(
+        request,
+        reply,
+        await writes.addLog(deps, request.auth.accountId, request.params.id, request.body, request.auth.session?.userId ?? null, request.idempotency),
+      );
     },
   );
 }

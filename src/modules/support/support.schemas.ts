@@ -79,7 +79,11 @@ export const CreateTicketBody = Type.Object(
     title: Text(500),
     details: Text(LONG_TEXT),
     contact_email: Type.Optional(
-      Type.String({ format: 'email', maxLength: 254, description: 'Required unless contact_id is sent. Found in the org or created there; also an org lookup hint.' }),
+      Type.String({
+        format: 'email',
+        maxLength: 254,
+        description: 'Required unless contact_id is sent. Found in the org or created there; also an org lookup hint.',
+      }),
     ),
     contact_id: Type.Optional(Id('A contact of the resolved org; takes precedence over contact_email.')),
     contact_name: Type.Optional(Text(200, 'Narrows an ambiguous org lookup; names a contact created from contact_email.')),

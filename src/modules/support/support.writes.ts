@@ -17,8 +17,23 @@ function slogOf(t: repo.TicketRow) {
 }
 
 /** `authorUserId`: the signed-in console user who wrote it; null for an API key. */
-async function writeLog(w: WriteContext, accountId: number, ticket: repo.TicketRow, note: string, channel: string, authorUserId: number | null): Promise<repo.LogRow> {
-  const log = await repo.insertLog(w.trx, { account_id: accountId, ticket_id: ticket.id, org_id: ticket.org_id, note, channel, author_user_id: authorUserId, created_at: w.now });
+async function writeLog(
+  w: WriteContext,
+  accountId: number,
+  ticket: repo.TicketRow,
+  note: string,
+  channel: string,
+  authorUserId: number | null,
+): Promise<repo.LogRow> {
+  const log = await repo.insertLog(w.trx, {
+    account_id: accountId,
+    ticket_id: ticket.id,
+    org_id: ticket.org_id,
+    note,
+    channel,
+    author_user_id: authorUserId,
+    created_at: w.now,
+  });
   await w.emit({
     accountId,
     orgId: Number(ticket.org_id),
@@ -81,7 +96,10 @@ export async function createTicket(
   }
   const problem = input.metadata_json === undefined ? null : metadataProblem(input.metadata_json);
   if (problem) {
-    throw validationError({ metadata_json: problem }, `metadata_json is over ${MAX_METADATA_DEPTH} levels deep or ${MAX_METADATA_BYTES} bytes once serialized.`);
+    throw validationError(
+      { metadata_json: problem },
+      `metadata_json is over ${MAX_METADATA_DEPTH} levels deep or ${MAX_METADATA_BYTES} bytes once serialized.`,
+    );
   }
   const metadata = input.metadata_json === undefined ? null : JSON.stringify(input.metadata_json);
   return deps.write(claim, async (w) => {
@@ -129,7 +147,13 @@ async function assertCanOwnTickets(trx: Executor, accountId: number, userId: num
  * owner or title changes emit nothing. Sending the current values changes nothing (the current owner
  * is kept even if no longer eligible; only a new owner is checked).
  */
-export async function updateTicket(deps: Deps, accountId: number, id: number, input: UpdateTicketInput, claim: IdempotencyClaim | null = null): Promise<TicketView> {
+export async function updateTicket(
+  deps: Deps,
+  accountId: number,
+  id: number,
+  input: UpdateTicketInput,
+  claim: IdempotencyClaim | null = null,
+): Promise<TicketView> {
   return deps.write(claim, async (w) => {
     const { trx, now } = w;
     // Locked, so two concurrent closes see one move (and emit one event).

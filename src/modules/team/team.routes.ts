@@ -16,7 +16,7 @@ export function registerTeamRoutes(app: App, deps: ModuleDeps): void {
         description:
           'Team management. Only an owner can make someone an owner or change an owner (403 `forbidden`). The last active ' +
           'owner can be neither demoted nor deactivated, and nobody changes their own role or deactivates themselves (409 ' +
-          '`conflict`). `is_active: false` ends the user\'s console sessions at once.',
+          "`conflict`). `is_active: false` ends the user's console sessions at once.",
         tags: ['console'],
         params: IdParams,
         body: UpdateUserBody,

@@ -21,10 +21,15 @@ export interface Actor {
 export async function updateTeamUser(deps: { db: Db; clock: Clock }, accountId: number, actor: Actor, id: number, input: UpdateUserInput): Promise<UserView> {
   return deps.db.transaction().execute(async (trx) => {
     // The account's owners are locked (PostgreSQL) so two concurrent demotions cannot both pass the last-owner check.
-    const owners = await engineOf(trx).forUpdate(
-      trx.selectFrom('users').select(['id', 'is_active']).where('account_id', '=', accountId).where('role', '=', 'owner'),
-    ).execute();
-    const target = await trx.selectFrom('users').select(['id', 'role', 'is_active']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const owners = await engineOf(trx)
+      .forUpdate(trx.selectFrom('users').select(['id', 'is_active']).where('account_id', '=', accountId).where('role', '=', 'owner'))
+      .execute();
+    const target = await trx
+      .selectFrom('users')
+      .select(['id', 'role', 'is_active'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!target) throw notFound('user_not_found', id);
     const roleChanges = input.role !== undefined && input.role !== target.role;
     const deactivates = input.is_active === false && Boolean(target.is_active);

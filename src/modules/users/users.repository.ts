@@ -45,7 +45,12 @@ export function listUsers(db: Executor, accountId: number, f: UserFilter, order:
 }
 
 export function findUser(db: Executor, accountId: number, id: number): Promise<PublicUserRow | undefined> {
-  return db.selectFrom('users').select([...PUBLIC_COLUMNS]).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select([...PUBLIC_COLUMNS])
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export function findUserByEmail(db: Executor, accountId: number, emailLc: string): Promise<{ id: number } | undefined> {
@@ -53,5 +58,9 @@ export function findUserByEmail(db: Executor, accountId: number, emailLc: string
 }
 
 export function insertUserReturning(db: Executor, row: NewUser): Promise<PublicUserRow> {
-  return db.insertInto('users').values(row).returning([...PUBLIC_COLUMNS]).executeTakeFirstOrThrow();
+  return db
+    .insertInto('users')
+    .values(row)
+    .returning([...PUBLIC_COLUMNS])
+    .executeTakeFirstOrThrow();
 }

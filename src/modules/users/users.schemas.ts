@@ -37,7 +37,11 @@ export const CreateUserBody = Type.Object(
     is_active: Type.Optional(Type.Boolean({ default: true })),
     support_enabled: Type.Optional(Type.Boolean({ default: false })),
     password: Type.Optional(
-      Type.String({ minLength: 8, maxLength: 256, description: 'Console password (stored as a scrypt hash, never returned). Without it the user cannot log in yet.' }),
+      Type.String({
+        minLength: 8,
+        maxLength: 256,
+        description: 'Console password (stored as a scrypt hash, never returned). Without it the user cannot log in yet.',
+      }),
     ),
     idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Alternative to the Idempotency-Key header.' })),
   },

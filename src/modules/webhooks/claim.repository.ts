@@ -74,7 +74,13 @@ export async function claimDue(db: Db, now: number, leaseMs: number, plan: Claim
       for (const endpointId of others) {
         if (room <= 0) break;
         const want = Math.min(room, plan.perEndpoint - (planned.get(endpointId) ?? 0));
-        const q = due.select('d.id').where('d.endpoint_id', '=', endpointId).$if(taken.length > 0, (b) => b.where('d.id', 'not in', taken)).orderBy('d.next_attempt_at').orderBy('d.id').limit(want);
+        const q = due
+          .select('d.id')
+          .where('d.endpoint_id', '=', endpointId)
+          .$if(taken.length > 0, (b) => b.where('d.id', 'not in', taken))
+          .orderBy('d.next_attempt_at')
+          .orderBy('d.id')
+          .limit(want);
         const rows = await q.execute();
         for (const r of rows) taken.push(r.id);
         planned.set(endpointId, (planned.get(endpointId) ?? 0) + rows.length);
@@ -82,14 +88,29 @@ export async function claimDue(db: Db, now: number, leaseMs: number, plan: Claim
       }
     }
     if (taken.length === 0) return [];
-    await trx.updateTable('webhook_deliveries').set({ locked_until: now + leaseMs }).where('id', 'in', taken).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: now + leaseMs })
+      .where('id', 'in', taken)
+      .execute();
     return trx
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
       .innerJoin('events as e', 'e.id', 'd.event_id')
       .select([
-        'd.id', 'd.account_id', 'd.endpoint_id', 'd.event_type', 'd.next_trigger', 'd.attempts', 'd.is_test', 'w.url', 'w.secret_encrypted', 'w.previous_secret_encrypted',
-        'w.previous_secret_expires_at', 'e.public_id', 'e.payload',
+        'd.id',
+        'd.account_id',
+        'd.endpoint_id',
+        'd.event_type',
+        'd.next_trigger',
+        'd.attempts',
+        'd.is_test',
+        'w.url',
+        'w.secret_encrypted',
+        'w.previous_secret_encrypted',
+        'w.previous_secret_expires_at',
+        'e.public_id',
+        'e.payload',
       ])
       .where('d.id', 'in', taken)
       .orderBy('d.next_attempt_at')

@@ -65,7 +65,12 @@ export function attemptsOf(db: Executor, accountId: number, deliveryId: number):
 
 /** Asks for an attempt now, marked manual. */
 export async function requeueDelivery(db: Executor, accountId: number, id: number, now: number): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ next_attempt_at: now, next_trigger: 'manual' }).where('account_id', '=', accountId).where('id', '=', id).execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now, next_trigger: 'manual' })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Re-queues an endpoint's failed deliveries created in [since, until]. */

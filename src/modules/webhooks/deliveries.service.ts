@@ -79,8 +79,14 @@ const MASK = '••••••••';
 /** The headers an attempt carried, rebuilt (they are not stored) with every signature masked. */
 function sentHeaders(row: repo.DeliveryRow, payload: string, at: number): Record<string, string> {
   const headers = deliveryHeaders({
-    body: payload, eventType: row.event_type, eventId: row.event_public_id, deliveryId: row.id, secret: 'masked', previousSecret: null,
-    timestampSeconds: Math.floor(Number(at) / 1000), test: Boolean(row.is_test),
+    body: payload,
+    eventType: row.event_type,
+    eventId: row.event_public_id,
+    deliveryId: row.id,
+    secret: 'masked',
+    previousSecret: null,
+    timestampSeconds: Math.floor(Number(at) / 1000),
+    test: Boolean(row.is_test),
   });
   headers['x-service-signature'] = MASK;
   headers['webhook-signature'] = `v1,${MASK}`;

@@ -13,7 +13,13 @@ const INSERT_CHUNK = 500;
 export async function fanOut(db: Db, now: number, batch: number): Promise<number> {
   if (engineOf(db).multiTableStatements) return pgBatch.fanOut(db, now, batch);
   return db.transaction().execute(async (trx) => {
-    const events = await trx.selectFrom('events').select(['id', 'account_id', 'event_type', 'created_at']).where('dispatched_at', 'is', null).orderBy('id').limit(batch).execute();
+    const events = await trx
+      .selectFrom('events')
+      .select(['id', 'account_id', 'event_type', 'created_at'])
+      .where('dispatched_at', 'is', null)
+      .orderBy('id')
+      .limit(batch)
+      .execute();
     if (events.length === 0) return 0;
     const endpoints = await enabledEndpointsOf(trx, [...new Set(events.map((e) => e.account_id))]);
     const subscribed = endpoints.map((e) => ({ ...e, types: new Set(JSON.parse(e.event_types) as string[]) }));
@@ -32,9 +38,21 @@ export async function fanOut(db: Db, now: number, batch: number): Promise<number
         })),
     );
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + INSERT_CHUNK)).onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing()).execute();
+      await trx
+        .insertInto('webhook_deliveries')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
+        .execute();
     }
-    await trx.updateTable('events').set({ dispatched_at: now }).where('id', 'in', events.map((e) => e.id)).execute();
+    await trx
+      .updateTable('events')
+      .set({ dispatched_at: now })
+      .where(
+        'id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .execute();
     return events.length;
   });
 }
@@ -82,7 +100,11 @@ export async function recordAttempts(db: Db, items: PendingRecord[]): Promise<vo
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
       .select(['d.id', 'd.attempts', 'w.id as endpoint_id', 'w.failing_since'])
-      .where('d.id', 'in', items.map((i) => i.record.deliveryId))
+      .where(
+        'd.id',
+        'in',
+        items.map((i) => i.record.deliveryId),
+      )
       .execute();
     const attempts = new Map(state.map((d) => [d.id, d.attempts]));
     const health = new Map<number, EndpointHealth>(state.map((e) => [e.endpoint_id, { failing_since: e.failing_since, change: null }]));
@@ -95,10 +117,26 @@ export async function recordAttempts(db: Db, items: PendingRecord[]): Promise<vo
       const outcome = decide(previous + 1, ep.failing_since);
       attempts.set(a.deliveryId, outcome.attemptNumber);
       rows.push({
-        account_id: a.accountId, delivery_id: a.deliveryId, attempt_number: outcome.attemptNumber, trigger: a.trigger, status_code: a.statusCode,
-        error: a.error, response_body: a.responseBody, duration_ms: a.durationMs, requested_at: a.requestedAt,
+        account_id: a.accountId,
+        delivery_id: a.deliveryId,
+        attempt_number: outcome.attemptNumber,
+        trigger: a.trigger,
+        status_code: a.statusCode,
+        error: a.error,
+        response_body: a.responseBody,
+        duration_ms: a.durationMs,
+        requested_at: a.requestedAt,
       });
-      updates.push({ id: a.deliveryId, status: outcome.status, attempts: outcome.attemptNumber, next_attempt_at: outcome.nextAttemptAt, response_status: a.statusCode, error: a.error, duration_ms: a.durationMs, last_attempt_at: a.requestedAt });
+      updates.push({
+        id: a.deliveryId,
+        status: outcome.status,
+        attempts: outcome.attemptNumber,
+        next_attempt_at: outcome.nextAttemptAt,
+        response_status: a.statusCode,
+        error: a.error,
+        duration_ms: a.durationMs,
+        last_attempt_at: a.requestedAt,
+      });
       trackHealth(ep, outcome, a.requestedAt);
     }
     if (rows.length === 0) return;
@@ -124,7 +162,10 @@ interface DeliveryUpdate {
 /** One UPDATE for the whole batch (a CASE per column, cast so PostgreSQL knows each type). */
 async function updateDeliveries(trx: Executor, updates: DeliveryUpdate[]): Promise<void> {
   const column = (name: Exclude<keyof DeliveryUpdate, 'id'>, type: 'text' | 'integer' | 'bigint') =>
-    sql`case ${sql.ref('id')} ${sql.join(updates.map((u) => sql`when ${u.id} then cast(${u[name]} as ${sql.raw(type)})`), sql` `)} end`;
+    sql`case ${sql.ref('id')} ${sql.join(
+      updates.map((u) => sql`when ${u.id} then cast(${u[name]} as ${sql.raw(type)})`),
+      sql` `,
+    )} end`;
   await trx
     .updateTable('webhook_deliveries')
     .set({
@@ -138,7 +179,11 @@ async function updateDeliveries(trx: Executor, updates: DeliveryUpdate[]): Promi
       next_trigger: null,
       locked_until: null,
     })
-    .where('id', 'in', updates.map((u) => u.id))
+    .where(
+      'id',
+      'in',
+      updates.map((u) => u.id),
+    )
     .execute();
 }
 
@@ -154,4 +199,3 @@ function trackHealth(ep: EndpointHealth, outcome: AttemptOutcome, at: number): v
   }
   if (outcome.disabledReason) ep.change = { ...ep.change, enabled: false, disabled_reason: outcome.disabledReason, updated_at: at };
 }
-

@@ -148,7 +148,9 @@ export class Dispatcher {
     await Promise.allSettled([...this.#tasks]);
     const unsent = [...this.#ready.values()].flat().map((d) => d.id);
     this.#ready.clear();
-    await claims.releaseLeases(this.#o.database.db, unsent).catch((err) => this.#o.log?.warn({ err }, 'could not release claimed deliveries; their leases will expire'));
+    await claims
+      .releaseLeases(this.#o.database.db, unsent)
+      .catch((err) => this.#o.log?.warn({ err }, 'could not release claimed deliveries; their leases will expire'));
     await this.#listener?.close();
     await this.#sender.close();
   }
@@ -252,8 +254,15 @@ export class Dispatcher {
     const schedule = this.#o.config.webhookRetryScheduleSeconds;
     await this.#records.add(
       {
-        deliveryId: d.id, accountId: d.account_id, endpointId: d.endpoint_id, trigger: d.next_trigger ?? 'scheduled',
-        statusCode: result.statusCode, error: result.error, responseBody: result.responseBody, durationMs: result.durationMs, requestedAt,
+        deliveryId: d.id,
+        accountId: d.account_id,
+        endpointId: d.endpoint_id,
+        trigger: d.next_trigger ?? 'scheduled',
+        statusCode: result.statusCode,
+        error: result.error,
+        responseBody: result.responseBody,
+        durationMs: result.durationMs,
+        requestedAt,
         previousAttempts: d.attempts,
       },
       (attemptNumber, failingSince) => {
@@ -281,5 +290,4 @@ export class Dispatcher {
     this.#timer = setTimeout(() => this.wake(), interval);
     this.#timer.unref();
   }
-
 }

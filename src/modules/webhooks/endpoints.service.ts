@@ -66,19 +66,19 @@ export async function createEndpoint(deps: EndpointDeps, accountId: number, inpu
   const enabled = input.enabled ?? true;
   return deps.write(claim, async ({ trx, now }) => {
     const row = await repo.insertEndpoint(trx, {
-    account_id: accountId,
-    name: input.name,
-    url,
-    event_types: JSON.stringify(types),
-    enabled,
-    disabled_reason: enabled ? null : 'manual',
-    secret_encrypted: encryptSecret(secretKey(deps.config), secret),
-    previous_secret_encrypted: null,
-    previous_secret_expires_at: null,
-    failing_since: null,
-    created_at: now,
-    updated_at: now,
-  });
+      account_id: accountId,
+      name: input.name,
+      url,
+      event_types: JSON.stringify(types),
+      enabled,
+      disabled_reason: enabled ? null : 'manual',
+      secret_encrypted: encryptSecret(secretKey(deps.config), secret),
+      previous_secret_encrypted: null,
+      previous_secret_expires_at: null,
+      failing_since: null,
+      created_at: now,
+      updated_at: now,
+    });
     return { ...toEndpointView(row), secret };
   });
 }
@@ -149,4 +149,3 @@ export async function recoverEndpoint(
     return { requeued };
   });
 }
-

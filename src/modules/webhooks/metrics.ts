@@ -38,7 +38,11 @@ export function createQueueRegistry(db: Db, clock: Clock): Registry {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const rows = await db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+      const rows = await db
+        .selectFrom('webhook_deliveries')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('status')
+        .execute();
       this.reset();
       for (const status of ['pending', 'sent', 'failed']) this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
     },
@@ -49,8 +53,16 @@ export function createQueueRegistry(db: Db, clock: Clock): Registry {
     registers: [registry],
     async collect() {
       const now = clock.now();
-      const ev = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('dispatched_at', 'is', null).executeTakeFirstOrThrow();
-      const d = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('next_attempt_at', '<=', now).executeTakeFirstOrThrow();
+      const ev = await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('dispatched_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      const d = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('next_attempt_at', '<=', now)
+        .executeTakeFirstOrThrow();
       this.set(Number(ev.n) + Number(d.n));
     },
   });
@@ -60,8 +72,16 @@ export function createQueueRegistry(db: Db, clock: Clock): Registry {
     registers: [registry],
     async collect() {
       const now = clock.now();
-      const ev = await db.selectFrom('events').select((eb) => eb.fn.min('created_at').as('t')).where('dispatched_at', 'is', null).executeTakeFirst();
-      const d = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.min('next_attempt_at').as('t')).where('next_attempt_at', '<=', now).executeTakeFirst();
+      const ev = await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.min('created_at').as('t'))
+        .where('dispatched_at', 'is', null)
+        .executeTakeFirst();
+      const d = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.min('next_attempt_at').as('t'))
+        .where('next_attempt_at', '<=', now)
+        .executeTakeFirst();
       const times = [ev?.t, d?.t].filter((t) => t !== null && t !== undefined).map(Number);
       this.set(times.length ? Math.max(0, (now - Math.min(...times)) / 1000) : 0);
     },

@@ -11,7 +11,11 @@ export interface OutboxListener {
  * PostgreSQL LISTEN on the outbox channel over one pooled connection: `onNotify` runs when any
  * process commits events. A lost connection is re-established after a second.
  */
-export function listenToOutbox(pool: pg.Pool, onNotify: () => void, log?: { warn(obj: object, msg?: string): void; info?(obj: object, msg?: string): void }): OutboxListener {
+export function listenToOutbox(
+  pool: pg.Pool,
+  onNotify: () => void,
+  log?: { warn(obj: object, msg?: string): void; info?(obj: object, msg?: string): void },
+): OutboxListener {
   let client: pg.PoolClient | null = null;
   let closed = false;
   // One warning per lost connection, not one per failed reconnect (once a second through an outage).

@@ -58,10 +58,19 @@ export class RecordQueue {
     if (engineOf(this.#db).multiTableStatements) {
       const sent = batch.filter((i) => i.record.error === null);
       if (sent.length) {
-        const written = await pgBatch.recordSent(this.#db, sent.map(({ record: r }) => ({
-          deliveryId: r.deliveryId, accountId: r.accountId, previousAttempts: r.previousAttempts, trigger: r.trigger,
-          statusCode: r.statusCode, responseBody: r.responseBody, durationMs: r.durationMs, requestedAt: r.requestedAt,
-        })));
+        const written = await pgBatch.recordSent(
+          this.#db,
+          sent.map(({ record: r }) => ({
+            deliveryId: r.deliveryId,
+            accountId: r.accountId,
+            previousAttempts: r.previousAttempts,
+            trigger: r.trigger,
+            statusCode: r.statusCode,
+            responseBody: r.responseBody,
+            durationMs: r.durationMs,
+            requestedAt: r.requestedAt,
+          })),
+        );
         rest = batch.filter((i) => !written.has(i.record.deliveryId));
       }
     }

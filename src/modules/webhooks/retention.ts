@@ -120,7 +120,14 @@ async function purgeEventBatch(db: Db, accountId: number, cutoff: number, limit:
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))));
     const rows = await claimOldest(trx, candidates, 'e', { accountId, cutoff, limit }).execute();
     if (rows.length === 0) return 0;
-    const deleted = await trx.deleteFrom('events').where('id', 'in', rows.map((r) => r.id)).executeTakeFirst();
+    const deleted = await trx
+      .deleteFrom('events')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .executeTakeFirst();
     return Number(deleted.numDeletedRows);
   });
 }

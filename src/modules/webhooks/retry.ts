@@ -11,7 +11,12 @@ export const AUTO_DISABLE_AFTER_MS = 5 * 86_400_000;
  * The delay after failed attempt number `attempt` (1-based), or null when none remains.
  * The scheduled delay gets ±20% jitter; a receiver's Retry-After is honoured within 1× to 2× of it.
  */
-export function retryDelayMs(attempt: number, scheduleSeconds: readonly number[], retryAfterMs: number | null, random: () => number = Math.random): number | null {
+export function retryDelayMs(
+  attempt: number,
+  scheduleSeconds: readonly number[],
+  retryAfterMs: number | null,
+  random: () => number = Math.random,
+): number | null {
   if (attempt > scheduleSeconds.length) return null;
   const scheduled = scheduleSeconds[attempt - 1] * 1000;
   if (retryAfterMs !== null) return Math.round(Math.min(Math.max(retryAfterMs, scheduled), 2 * scheduled));

@@ -6,8 +6,7 @@ import { classifyAddress, hostOf } from './ssrf.ts';
 /** First bytes of a response body kept in the attempt log. */
 export const RESPONSE_BODY_LIMIT = 20 * 1024;
 
-export type ErrorClass =
-  | 'http_status' | 'redirect' | 'timeout' | 'connect_timeout' | 'connection_refused' | 'dns' | 'tls' | 'blocked_address' | 'network';
+export type ErrorClass = 'http_status' | 'redirect' | 'timeout' | 'connect_timeout' | 'connection_refused' | 'dns' | 'tls' | 'blocked_address' | 'network';
 
 export interface AttemptResult {
   statusCode: number;
@@ -40,13 +39,17 @@ class BlockedAddressError extends Error {
  */
 function guardedLookup(base: LookupFunction): LookupFunction {
   return ((hostname: string, options: object, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-    base(hostname, options as never, ((err: Error | null, address: string | LookupAddress[], family?: number) => {
-      if (err) return callback(err, address, family);
-      const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      const bad = list.find((a) => classifyAddress(a));
-      if (bad) return callback(new BlockedAddressError(`${hostname} resolves to a blocked address (${bad})`), address, family);
-      callback(null, address, family);
-    }) as never);
+    base(
+      hostname,
+      options as never,
+      ((err: Error | null, address: string | LookupAddress[], family?: number) => {
+        if (err) return callback(err, address, family);
+        const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
+        const bad = list.find((a) => classifyAddress(a));
+        if (bad) return callback(new BlockedAddressError(`${hostname} resolves to a blocked address (${bad})`), address, family);
+        callback(null, address, family);
+      }) as never,
+    );
   }) as LookupFunction;
 }
 

@@ -23,7 +23,12 @@ function keyOf(id: string, make: () => Buffer): KeyObject {
 }
 
 export function serviceSignature(secret: string, body: string | Uint8Array): string {
-  return createHmac('sha256', keyOf('s:' + secret, () => Buffer.from(secret, 'utf8'))).update(body).digest('hex');
+  return createHmac(
+    'sha256',
+    keyOf('s:' + secret, () => Buffer.from(secret, 'utf8')),
+  )
+    .update(body)
+    .digest('hex');
 }
 
 function standardKey(secret: string): KeyObject {

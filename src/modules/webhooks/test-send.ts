@@ -33,7 +33,14 @@ async function exampleOf(db: Executor, accountId: number, type: EventType): Prom
       return { orgId: deal.org_id, entity: { deal_id: deal.id, deal, ...reason } };
     }
     case 'deal.activity.created': {
-      const row = await db.selectFrom('deal_activities').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+      const row = await db
+        .selectFrom('deal_activities')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       if (!row) return null;
       const a = toActivityView(row as Parameters<typeof toActivityView>[0]);
       return {
@@ -44,13 +51,23 @@ async function exampleOf(db: Executor, accountId: number, type: EventType): Prom
     case 'support.ticket.opened':
     case 'support.ticket.closed': {
       let q = db.selectFrom('tickets').select(['id', 'org_id', 'title', 'status']).where('account_id', '=', accountId);
-      q = type === 'support.ticket.closed' ? q.where('status', '=', 'closed').orderBy('closed_at', 'desc') : q.where('status', '!=', 'closed').orderBy('created_at', 'desc');
+      q =
+        type === 'support.ticket.closed'
+          ? q.where('status', '=', 'closed').orderBy('closed_at', 'desc')
+          : q.where('status', '!=', 'closed').orderBy('created_at', 'desc');
       const t = await q.orderBy('id', 'desc').limit(1).executeTakeFirst();
       if (!t) return null;
       return { orgId: Number(t.org_id), entity: { slog_id: Number(t.id), slog: { id: Number(t.id), title: t.title, status: t.status } } };
     }
     case 'support.log.created': {
-      const l = await db.selectFrom('support_logs').select(['id', 'org_id', 'note', 'channel']).where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+      const l = await db
+        .selectFrom('support_logs')
+        .select(['id', 'org_id', 'note', 'channel'])
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       if (!l) return null;
       return { orgId: Number(l.org_id), entity: { support_log_id: Number(l.id), support_log: { id: Number(l.id), note: l.note, channel: l.channel } } };
     }
@@ -75,9 +92,19 @@ export async function sendTestEvent(
     if (!endpoint) throw notFound('webhook_endpoint_not_found', endpointId);
     if (!endpoint.enabled) throw new AppError('conflict', 'The endpoint is disabled; enable it to send a test event.');
     const example = await exampleOf(trx, accountId, type);
-    if (!example) throw new AppError('no_example_available', `The account has no record that a ${type} event could describe yet.`, { fields: { event_type: 'no_example_available' } });
+    if (!example)
+      throw new AppError('no_example_available', `The account has no record that a ${type} event could describe yet.`, {
+        fields: { event_type: 'no_example_available' },
+      });
     const publicId = newEventId();
-    const payload = JSON.stringify({ id: publicId, event_type: type, org_id: example.orgId, timestamp: new Date(now).toISOString(), ...example.entity, test: true });
+    const payload = JSON.stringify({
+      id: publicId,
+      event_type: type,
+      org_id: example.orgId,
+      timestamp: new Date(now).toISOString(),
+      ...example.entity,
+      test: true,
+    });
     const event = await trx
       .insertInto('events')
       .values({ account_id: accountId, public_id: publicId, event_type: type, org_id: example.orgId, payload, created_at: now, dispatched_at: now })
@@ -85,7 +112,17 @@ export async function sendTestEvent(
       .executeTakeFirstOrThrow();
     const delivery = await trx
       .insertInto('webhook_deliveries')
-      .values({ account_id: accountId, endpoint_id: endpointId, event_id: event.id, event_type: type, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, is_test: true })
+      .values({
+        account_id: accountId,
+        endpoint_id: endpointId,
+        event_id: event.id,
+        event_type: type,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        is_test: true,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await w.wakeDispatcher();

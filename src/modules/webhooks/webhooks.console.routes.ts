@@ -53,7 +53,7 @@ export function registerWebhookConsoleRoutes(app: App, deps: ModuleDeps): void {
         operationId: 'sendWebhookTest',
         summary: 'Send a test event to one endpoint',
         description:
-          'Builds an example of `event_type` from the account\'s newest record that truly fits it (the newest won deal for ' +
+          "Builds an example of `event_type` from the account's newest record that truly fits it (the newest won deal for " +
           '`deal.won`, …), with a new event id and top-level `"test": true`, and delivers it to this endpoint only, with the ' +
           'header `X-Service-Test: 1`. Answers 202 with the delivery (`test: true`); its attempts show the trigger `test` and a ' +
           'failure is not retried on the schedule (retry it by hand). No fitting record: 422 `no_example_available`. A disabled ' +

@@ -11,8 +11,21 @@ import * as endpoints from './endpoints.service.ts';
 import * as deliveries from './deliveries.service.ts';
 import { createQueueRegistry, METRICS_CONTENT_TYPE, renderMetrics } from './metrics.ts';
 import {
-  CreateEndpointBody, DeliveryList, DeliveryListQuery, EmptyWriteBody, EndpointList, EndpointListQuery, RecoverBody, RecoverResult,
-  RotatedEndpoint, UpdateEndpointBody, WebhookAttempt, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointWithSecret,
+  CreateEndpointBody,
+  DeliveryList,
+  DeliveryListQuery,
+  EmptyWriteBody,
+  EndpointList,
+  EndpointListQuery,
+  RecoverBody,
+  RecoverResult,
+  RotatedEndpoint,
+  UpdateEndpointBody,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
 } from './webhooks.schemas.ts';
 
 /** Shared (by $ref) schemas of this module; the composition root registers them once. */
@@ -36,7 +49,13 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     '/webhooks/endpoints',
     {
       config: { ...read, errors: [] },
-      schema: { operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints (no secrets)', tags, querystring: EndpointListQuery, response: { 200: EndpointList } },
+      schema: {
+        operationId: 'listWebhookEndpoints',
+        summary: 'List webhook endpoints (no secrets)',
+        tags,
+        querystring: EndpointListQuery,
+        response: { 200: EndpointList },
+      },
     },
     async (request) => endpoints.listEndpoints(deps.db, request.auth.accountId, pageOf(request.query)),
   );
@@ -98,7 +117,8 @@ export function registerWebhookRoutes(app: App, deps: ModuleDeps): void {
     errors: ['webhook_endpoint_not_found'],
     operationId: 'rotateWebhookSecret',
     summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
-    description: 'The new secret is shown only in this answer. For 24 hours deliveries also carry the old secret’s signature in X-Service-Signature-Previous and as the second webhook-signature.',
+    description:
+      'The new secret is shown only in this answer. For 24 hours deliveries also carry the old secret’s signature in X-Service-Signature-Previous and as the second webhook-signature.',
     body: EmptyWriteBody,
     optionalBody: true,
     status: 200,
@@ -165,7 +185,7 @@ const metricsRouteSchema = {
   description:
     'Prometheus text format, for `Authorization: Bearer <CUSTOPS_METRICS_TOKEN>`; without a configured token the route does not exist (404), as it counts across every account. ' +
     'Webhook delivery counts by status, queue depth and oldest due age (read from the database, the same from any process); ' +
-    'this process\'s delivery attempts and their latency; dependency state; HTTP requests of this process by method, route pattern and status ' +
+    "this process's delivery attempts and their latency; dependency state; HTTP requests of this process by method, route pattern and status " +
     '(`custops_http_requests_total`) with their latency (`custops_http_request_duration_seconds`).',
   tags: ['meta'],
   security: [{ metricsToken: [] }],
@@ -178,9 +198,15 @@ const metricsRouteSchema = {
  * `GET /metrics` (Prometheus text format, the metrics token, outside /api/v1): delivery counts by status,
  * queue depth and oldest due age from the database, plus this process's attempt counters and latency.
  */
-export function registerMetricsRoute(app: App, deps: ModuleDeps, options: { onRequest: (request: FastifyRequest) => Promise<void>; registries: Registry[] }): void {
+export function registerMetricsRoute(
+  app: App,
+  deps: ModuleDeps,
+  options: { onRequest: (request: FastifyRequest) => Promise<void>; registries: Registry[] },
+): void {
   const queue = createQueueRegistry(deps.db, deps.clock);
-  app.get('/metrics', { config: { scope: null, errors: ['unauthorized', 'not_found'] }, schema: metricsRouteSchema, onRequest: options.onRequest }, async (_request, reply) =>
-    reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(queue, options.registries)),
+  app.get(
+    '/metrics',
+    { config: { scope: null, errors: ['unauthorized', 'not_found'] }, schema: metricsRouteSchema, onRequest: options.onRequest },
+    async (_request, reply) => reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(queue, options.registries)),
   );
 }

@@ -78,7 +78,10 @@ export const RecoverBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const RecoverResult = Type.Object({ requeued: Type.Integer({ description: 'Failed deliveries queued for a new attempt.' }) }, { title: 'RecoverResult' });
+export const RecoverResult = Type.Object(
+  { requeued: Type.Integer({ description: 'Failed deliveries queued for a new attempt.' }) },
+  { title: 'RecoverResult' },
+);
 
 export const EndpointListQuery = Type.Object({ ...PageQuery });
 export const EndpointList = ListOf(Type.Ref('WebhookEndpoint'), 'WebhookEndpointList');
@@ -88,11 +91,18 @@ const deliveryFields = {
   endpoint_id: Id(),
   event_id: Type.String({ description: 'The event id (`evt_…`): the payload `id` and X-Service-Event-Id.' }),
   event_type: Type.String(),
-  status: Type.String({ enum: ['pending', 'sent', 'failed'], description: '`pending` not yet attempted, `sent`, `failed` (with next_attempt_at while retries remain).' }),
+  status: Type.String({
+    enum: ['pending', 'sent', 'failed'],
+    description: '`pending` not yet attempted, `sent`, `failed` (with next_attempt_at while retries remain).',
+  }),
   attempts: Type.Integer(),
   next_attempt_at: NullableTimestamp(),
   response_status: Nullable(Type.Integer({ description: 'HTTP status of the last attempt; 0 when no response came.' })),
-  error: Nullable(Type.String({ description: 'Error class of the last attempt: http_status, timeout, connect_timeout, connection_refused, dns, tls, redirect, blocked_address, network.' })),
+  error: Nullable(
+    Type.String({
+      description: 'Error class of the last attempt: http_status, timeout, connect_timeout, connection_refused, dns, tls, redirect, blocked_address, network.',
+    }),
+  ),
   duration_ms: Nullable(Type.Integer()),
   created_at: Timestamp(),
   last_attempt_at: NullableTimestamp(),
@@ -106,7 +116,10 @@ export const WebhookAttempt = Type.Object(
   {
     id: Id(),
     attempt_number: Type.Integer(),
-    trigger: Type.String({ enum: ['scheduled', 'manual', 'test'], description: '`scheduled` (the retry schedule), `manual` (retry or recover), `test` (a test send).' }),
+    trigger: Type.String({
+      enum: ['scheduled', 'manual', 'test'],
+      description: '`scheduled` (the retry schedule), `manual` (retry or recover), `test` (a test send).',
+    }),
     status_code: Type.Integer({ description: 'HTTP status, or 0 when no response came.' }),
     error: Nullable(Type.String({ description: 'Error class; null for a 2xx.' })),
     response_body: Nullable(Type.String({ description: 'The first 20 KiB of the response body.' })),

@@ -39,18 +39,27 @@ describe('analytics dashboard (browser)', BROWSER_TEST, () => {
     await app.create('/api/v1/deals', { org_id: org.id, title: 'Won one', status: 'won', owner_user_id: app.server.owner.id });
     await app.create('/api/v1/deals', { org_id: org.id, title: 'Lost one', status: 'lost', lost_reason: { code: 'price', label: 'Too expensive' } });
     await app.create('/api/v1/deals', { org_id: org.id, title: 'Lost plain', status: 'lost' });
-    const open = await app.create('/api/v1/deals', { org_id: org.id, title: 'Open one', status: 'proposal', value: '99.90', currency: 'EUR', next_followup_at: '2021-01-01' });
+    const open = await app.create('/api/v1/deals', {
+      org_id: org.id,
+      title: 'Open one',
+      status: 'proposal',
+      value: '99.90',
+      currency: 'EUR',
+      next_followup_at: '2021-01-01',
+    });
     await app.create(`/api/v1/deals/${open.id}/activities`, { source_app: 'crm', message: 'Met', activity_kind: 'meeting' });
     await app.create('/api/v1/support/tickets', { source_app: 'hd', org_id: org.id, contact_id: contact.id, title: 'Help', details: 'D' });
   });
 
-  test('every preset with compare, and custom dates: each figure shown is the API\'s, and the range lives in the URL', async () => {
+  test("every preset with compare, and custom dates: each figure shown is the API's, and the range lives in the URL", async () => {
     const today = new Date().toISOString().slice(0, 10);
     const ranges = [...PRESETS.map((p) => `range=${p}&compare=true`), `range=custom&from=2026-01-01&to=${today}&compare=true`, 'range=this_month'];
     const { page, errors } = await app.open(app.server.owner, `/analytics?${ranges[0]}`);
     for (const search of ranges) {
       const apiQuery = search.replace('range=custom&', '').replace('compare=true', 'compare=1');
-      const reports: Record<string, any> = Object.fromEntries(await Promise.all(REPORTS.map(async (r) => [r, await app.get(`/api/v1/analytics/${r}?${apiQuery}`)])));
+      const reports: Record<string, any> = Object.fromEntries(
+        await Promise.all(REPORTS.map(async (r) => [r, await app.get(`/api/v1/analytics/${r}?${apiQuery}`)])),
+      );
       if (search !== ranges[0]) await page.goto(`/analytics?${search}`);
       await page.locator(`[data-period-from="${reports.sales.period.from}"]`).waitFor();
       await page.locator('[data-metric="trends.totals.deals_created"]').waitFor();
@@ -61,8 +70,16 @@ describe('analytics dashboard (browser)', BROWSER_TEST, () => {
         assert.equal(value, expected === null ? '' : String(expected), `${search}: ${metric}`);
         if (change !== null) assert.deepEqual(JSON.parse(change), figureAt(reports, metric, 'change'), `${search}: change of ${metric}`);
       }
-      if (search.includes('compare')) assert.ok(shown.some(([, , c]) => c !== null), `${search}: deltas shown`);
-      else assert.ok(shown.every(([, , c]) => c === null), `${search}: no deltas without compare`);
+      if (search.includes('compare'))
+        assert.ok(
+          shown.some(([, , c]) => c !== null),
+          `${search}: deltas shown`,
+        );
+      else
+        assert.ok(
+          shown.every(([, , c]) => c === null),
+          `${search}: no deltas without compare`,
+        );
     }
     // The period picker drives the URL; a reload keeps it.
     await page.getByLabel('Period', { exact: true }).selectOption('last_year');

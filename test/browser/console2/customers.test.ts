@@ -12,7 +12,13 @@ describe('organizations and contacts (browser)', BROWSER_TEST, () => {
     await app.create('PUT /api/v1/orgs/' + org.id + '/external-ids', { source_app: 'billing', external_org_id: 'cus_77' });
     const deal = await app.create('/api/v1/deals', { org_id: org.id, contact_id: contact.id, title: 'Latex import', status: 'proposal' });
     await app.create(`/api/v1/deals/${deal.id}/activities`, { source_app: 'crm', message: 'Sent the price list', activity_kind: 'email' });
-    await app.create('/api/v1/support/tickets', { source_app: 'helpdesk', org_id: org.id, contact_id: contact.id, title: 'Invoice question', details: 'Which VAT rate?' });
+    await app.create('/api/v1/support/tickets', {
+      source_app: 'helpdesk',
+      org_id: org.id,
+      contact_id: contact.id,
+      title: 'Invoice question',
+      details: 'Which VAT rate?',
+    });
     const { page, errors } = await app.open(app.server.owner, '/orgs');
 
     await page.getByLabel('Name or domain contains').fill('vandel');
@@ -51,7 +57,10 @@ describe('organizations and contacts (browser)', BROWSER_TEST, () => {
     assert.equal(resolved.status, 200);
     assert.equal(resolved.json.status, 'mapped');
     assert.equal(resolved.json.org.id, org.id);
-    assert.deepEqual(errors.filter((e: string) => !e.includes('409')), []);
+    assert.deepEqual(
+      errors.filter((e: string) => !e.includes('409')),
+      [],
+    );
   });
 
   test('keyboard only: link an external id on an org page', async () => {
@@ -86,7 +95,10 @@ describe('organizations and contacts (browser)', BROWSER_TEST, () => {
     await page.getByRole('button', { name: 'Save audiences' }).click();
     await page.getByText('Audiences saved.').waitFor();
     const audiences = await app.get(`/api/v1/contacts/${contact.id}/marketing-audiences`);
-    assert.deepEqual(audiences.data.map((a: any) => a.id), [news.id]);
+    assert.deepEqual(
+      audiences.data.map((a: any) => a.id),
+      [news.id],
+    );
     await assertAccessible(page, 'contact page');
     await screenshot(page, 'contact-1280');
     await page.goto('/contacts');

@@ -14,7 +14,12 @@ describe('deals table and deal page (browser)', BROWSER_TEST, () => {
   test('filters and sorts live in the URL: reload and back restore them', async () => {
     const { org } = await orgWithContact(app, 'Globex', 'buyer@globex.example');
     const other = await app.create('/api/v1/orgs', { name: 'Hooli' });
-    for (const [title, status, orgId] of [['Alpha', 'won', org.id], ['Bravo', 'won', org.id], ['Charlie', 'new', org.id], ['Delta', 'won', other.id]] as const) {
+    for (const [title, status, orgId] of [
+      ['Alpha', 'won', org.id],
+      ['Bravo', 'won', org.id],
+      ['Charlie', 'new', org.id],
+      ['Delta', 'won', other.id],
+    ] as const) {
       await app.create('/api/v1/deals', { org_id: orgId, title, status });
     }
     const { page, errors } = await app.open(app.server.owner, '/deals');
@@ -65,7 +70,7 @@ describe('deals table and deal page (browser)', BROWSER_TEST, () => {
     assert.deepEqual(errors, []);
   });
 
-  test('deal page: edits with the server\'s field errors beside the fields, a logged call in the timeline, the feed and a webhook; text stays inert', async () => {
+  test("deal page: edits with the server's field errors beside the fields, a logged call in the timeline, the feed and a webhook; text stays inert", async () => {
     const { org, contact } = await orgWithContact(app, `Umbrella ${XSS}`, 'buyer@umbrella.example');
     const deal = await app.create('/api/v1/deals', { org_id: org.id, title: `Umbrella ${XSS}`, status: 'qualified' });
     const owner = app.server.owner;
@@ -122,7 +127,7 @@ describe('deals table and deal page (browser)', BROWSER_TEST, () => {
     assert.deepEqual(errors, []);
   });
 
-  test('keyboard only: edit a deal\'s fields and log an activity', async () => {
+  test("keyboard only: edit a deal's fields and log an activity", async () => {
     const org = await app.create('/api/v1/orgs', { name: 'Keys Deals' });
     const deal = await app.create('/api/v1/deals', { org_id: org.id, title: 'Keyboard deal', status: 'new' });
     const { page, errors } = await app.open(app.server.owner, `/deals/${deal.id}`);
@@ -148,7 +153,10 @@ describe('deals table and deal page (browser)', BROWSER_TEST, () => {
     await pressOn(page, 'Log activity');
     await page.getByRole('list', { name: 'Timeline' }).getByText('Met without a mouse').waitFor();
     const activities = await app.get(`/api/v1/deals/${deal.id}/activities`);
-    assert.deepEqual([activities.data[0].event_type, activities.data[0].message, activities.data[0].user_id], ['meeting', 'Met without a mouse', app.server.owner.id]);
+    assert.deepEqual(
+      [activities.data[0].event_type, activities.data[0].message, activities.data[0].user_id],
+      ['meeting', 'Met without a mouse', app.server.owner.id],
+    );
     assert.deepEqual(errors, []);
   });
 

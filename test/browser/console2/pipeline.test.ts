@@ -26,8 +26,20 @@ describe('pipeline board (browser)', BROWSER_TEST, () => {
   test('a card dragged to won and one moved to lost with a reason: the deal, its history, analytics and the webhooks agree', async () => {
     const { org } = await orgWithContact(app, 'Initech', 'buyer@initech.example');
     const owner = app.server.owner;
-    const signed = await app.create('/api/v1/deals', { org_id: org.id, title: 'Initech renewal', status: 'proposal', value: '1200.00', currency: 'EUR', owner_user_id: owner.id });
-    const dropped = await app.create('/api/v1/deals', { org_id: org.id, title: 'Initech expansion', status: 'negotiation', next_followup_at: '2020-01-01T00:00:00Z' });
+    const signed = await app.create('/api/v1/deals', {
+      org_id: org.id,
+      title: 'Initech renewal',
+      status: 'proposal',
+      value: '1200.00',
+      currency: 'EUR',
+      owner_user_id: owner.id,
+    });
+    const dropped = await app.create('/api/v1/deals', {
+      org_id: org.id,
+      title: 'Initech expansion',
+      status: 'negotiation',
+      next_followup_at: '2020-01-01T00:00:00Z',
+    });
     // An earlier lost deal makes its reason one of the "recent reasons" the dialog offers.
     await app.create('/api/v1/deals', { org_id: org.id, title: 'Old loss', status: 'lost', lost_reason: { code: 'timing', label: 'Bad timing' } });
     const before = await app.get('/api/v1/analytics/sales?range=today');
@@ -76,7 +88,13 @@ describe('pipeline board (browser)', BROWSER_TEST, () => {
     assert.deepEqual(lost.lost_reason, { code: 'price', label: 'Too expensive' });
     assert.equal(lost.closed_by_user_id, owner.id);
     const history = await app.get(`/api/v1/deals/${dropped.id}/status-history`);
-    assert.deepEqual(history.data.map((h: any) => [h.from_status, h.to_status, h.changed_by_user_id]), [['negotiation', 'lost', owner.id], [null, 'negotiation', null]]);
+    assert.deepEqual(
+      history.data.map((h: any) => [h.from_status, h.to_status, h.changed_by_user_id]),
+      [
+        ['negotiation', 'lost', owner.id],
+        [null, 'negotiation', null],
+      ],
+    );
 
     // The deal page shows the same history.
     await page.getByRole('link', { name: 'Initech expansion' }).click();

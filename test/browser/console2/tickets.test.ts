@@ -22,7 +22,10 @@ describe('tickets (browser)', BROWSER_TEST, () => {
     await assert.doesNotReject(dialog.getByText('Required.').first().waitFor());
     await tabTo(page, /^Organization/, { back: true });
     await page.keyboard.type('Soyl');
-    await dialog.page().getByRole('option', { name: /Soylent/ }).waitFor();
+    await dialog
+      .page()
+      .getByRole('option', { name: /Soylent/ })
+      .waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await dialog.locator('option', { hasText: contact.name }).waitFor({ state: 'attached' }); // the org's contacts loaded
@@ -78,7 +81,10 @@ describe('tickets (browser)', BROWSER_TEST, () => {
     await page.getByRole('button', { name: 'Reopen ticket' }).click();
     await page.getByRole('button', { name: 'Close ticket' }).waitFor();
     assert.equal((await app.get(`/api/v1/support/tickets/${id}`)).status, 'open');
-    await app.waitForEvent('support.ticket.opened', (p) => p.slog_id === id && app.events('support.ticket.opened').filter((e) => e.slog_id === id).length === 2);
+    await app.waitForEvent(
+      'support.ticket.opened',
+      (p) => p.slog_id === id && app.events('support.ticket.opened').filter((e) => e.slog_id === id).length === 2,
+    );
 
     // "Mine" lists it (assigned to me, not closed); the closed view does not.
     await page.goto('/tickets?view=mine');
@@ -91,7 +97,12 @@ describe('tickets (browser)', BROWSER_TEST, () => {
     await page.goto(`/activity?source=support_log&ticket_id=${id}`);
     const feed = page.getByRole('list', { name: 'Activity feed' });
     await feed.getByText('Reproduced on Chrome; escalating.').waitFor();
-    await assert.doesNotReject(feed.getByRole('link', { name: `Open ticket #${id}` }).first().waitFor());
+    await assert.doesNotReject(
+      feed
+        .getByRole('link', { name: `Open ticket #${id}` })
+        .first()
+        .waitFor(),
+    );
     await assertAccessible(page, 'activity feed');
     await screenshot(page, 'activity-1280');
     await page.setViewportSize(PHONE);
@@ -102,7 +113,13 @@ describe('tickets (browser)', BROWSER_TEST, () => {
 
   test('keyboard only: add a log, assign an owner, close and reopen a ticket', async () => {
     const { org, contact } = await orgWithContact(app, 'Keys Inc', 'keys@keys.example');
-    const ticket = await app.create('/api/v1/support/tickets', { source_app: 'hd', org_id: org.id, contact_id: contact.id, title: 'Keyboard ticket', details: 'D' });
+    const ticket = await app.create('/api/v1/support/tickets', {
+      source_app: 'hd',
+      org_id: org.id,
+      contact_id: contact.id,
+      title: 'Keyboard ticket',
+      details: 'D',
+    });
     const { page, errors } = await app.open(app.server.admin, `/tickets/${ticket.id}`);
     await page.getByRole('heading', { name: 'Keyboard ticket', level: 1 }).waitFor();
     await tabTo(page, 'Note');

@@ -7,7 +7,15 @@ import { makeTestPki } from '../../webhooks/helpers/tls.ts';
 import { DESKTOP, launchBrowser, newContext, watchErrors } from './browser.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleUser } from './server.ts';
 
-export const ALL_EVENTS = ['deal.created', 'deal.won', 'deal.lost', 'deal.activity.created', 'support.ticket.opened', 'support.ticket.closed', 'support.log.created'];
+export const ALL_EVENTS = [
+  'deal.created',
+  'deal.won',
+  'deal.lost',
+  'deal.activity.created',
+  'support.ticket.opened',
+  'support.ticket.closed',
+  'support.log.created',
+];
 
 export interface ConsoleOptions {
   /** A real HTTPS receiver on 127.0.0.1, signed by a throwaway CA the server trusts. */

@@ -39,7 +39,12 @@ const PASSWORD = 'correct horse battery staple';
 async function seedAccount(database: DatabaseHandle) {
   const deps = { db: database.db, clock: systemClock, write: createWrite({ db: database.db, clock: systemClock, wakeDispatcher: () => {} }) };
   const tag = randomBytes(3).toString('hex');
-  const { account, owner } = await createAccount(deps, { name: 'Acme Console', ownerEmail: `owner-${tag}@example.com`, ownerPassword: PASSWORD, ownerName: 'Olivia Owner' });
+  const { account, owner } = await createAccount(deps, {
+    name: 'Acme Console',
+    ownerEmail: `owner-${tag}@example.com`,
+    ownerPassword: PASSWORD,
+    ownerName: 'Olivia Owner',
+  });
   const admin = await createUser(deps, account.id, { email: `admin-${tag}@example.com`, display_name: 'Adam Admin', role: 'admin', password: PASSWORD });
   const member = await createUser(deps, account.id, { email: `member-${tag}@example.com`, display_name: 'Mia Member', role: 'member', password: PASSWORD });
   const key = await createApiKey(deps, { accountId: account.id, name: 'setup', scopes: ['*'], rateLimitPerMinute: null });

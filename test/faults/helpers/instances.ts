@@ -10,7 +10,11 @@ const run = promisify(execFile);
 function pgBin(): string {
   if (process.env.CUSTOPS_PG_BIN) return process.env.CUSTOPS_PG_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (versions.length === 0) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql (set CUSTOPS_PG_BIN)');
   return join(root, versions[0], 'bin');
 }

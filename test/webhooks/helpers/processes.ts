@@ -42,12 +42,16 @@ export async function waitUntil(what: string, check: () => Promise<boolean> | bo
 }
 
 export async function waitForHttp(url: string, child: Child, timeoutMs = 20_000): Promise<void> {
-  await waitUntil(`${url} (output: ${child.output().slice(-500)})`, async () => {
-    if (child.proc.exitCode !== null) throw new Error(`custops exited early: ${child.output()}`);
-    try {
-      return (await fetch(url)).ok;
-    } catch {
-      return false;
-    }
-  }, timeoutMs);
+  await waitUntil(
+    `${url} (output: ${child.output().slice(-500)})`,
+    async () => {
+      if (child.proc.exitCode !== null) throw new Error(`custops exited early: ${child.output()}`);
+      try {
+        return (await fetch(url)).ok;
+      } catch {
+        return false;
+      }
+    },
+    timeoutMs,
+  );
 }

@@ -94,7 +94,9 @@ export async function startReceiver(tls: { key: string; cert: string }): Promise
  * A plain-HTTP receiver on 127.0.0.1 recording raw bodies and headers; `status(n)` answers the n-th
  * request (1-based), 200 by default.
  */
-export async function plainReceiver(status: (n: number) => number = () => 200): Promise<{ server: PlainServer; port: number; got: { raw: Buffer; headers: IncomingHttpHeaders }[] }> {
+export async function plainReceiver(
+  status: (n: number) => number = () => 200,
+): Promise<{ server: PlainServer; port: number; got: { raw: Buffer; headers: IncomingHttpHeaders }[] }> {
   const got: { raw: Buffer; headers: IncomingHttpHeaders }[] = [];
   const server = createPlainServer((req, res) => {
     const chunks: Buffer[] = [];

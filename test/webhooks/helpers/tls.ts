@@ -22,11 +22,67 @@ function openssl(dir: string, args: string[]): void {
 export function makeTestPki(): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'custops-pki-'));
   const subj = (cn: string) => ['-subj', `/CN=${cn}`];
-  openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', ...subj('custops test CA'), '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  openssl(dir, [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    ...subj('custops test CA'),
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', ...subj('127.0.0.1')]);
   writeFileSync(join(dir, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:rebind.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-  openssl(dir, ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf']);
-  openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'rogue.key', '-out', 'rogue.pem', '-days', '2', ...subj('127.0.0.1'), '-addext', 'subjectAltName=IP:127.0.0.1']);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'ext.cnf',
+  ]);
+  openssl(dir, [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'rogue.key',
+    '-out',
+    'rogue.pem',
+    '-days',
+    '2',
+    ...subj('127.0.0.1'),
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  ]);
   const read = (f: string) => readFileSync(join(dir, f), 'utf8');
-  return { dir, caFile: join(dir, 'ca.pem'), ca: read('ca.pem'), key: read('server.key'), cert: read('server.pem'), untrustedKey: read('rogue.key'), untrustedCert: read('rogue.pem') };
+  return {
+    dir,
+    caFile: join(dir, 'ca.pem'),
+    ca: read('ca.pem'),
+    key: read('server.key'),
+    cert: read('server.pem'),
+    untrustedKey: read('rogue.key'),
+    untrustedCert: read('rogue.pem'),
+  };
 }

@@ -8,7 +8,10 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
   return (
     <div className="page">
       <Alert>
-        <p>{error instanceof ApiError && error.status === 404 ? 'Not found: ' : ''}{(error as Error).message}</p>
+        <p>
+          {error instanceof ApiError && error.status === 404 ? 'Not found: ' : ''}
+          {(error as Error).message}
+        </p>
         {requestId ? <p className="muted">Request id: {requestId}</p> : null}
       </Alert>
       <button type="button" className="btn btn-secondary" onClick={reset}>

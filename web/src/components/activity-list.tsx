@@ -18,15 +18,25 @@ export function ActivityList({ items, label = 'Activity' }: { items: ActivityIte
               {a.customer ? (
                 <>
                   {' · '}
-                  <Link to="/orgs/$orgId" params={{ orgId: String(a.customer.org_id) }}>{a.customer.name}</Link>
+                  <Link to="/orgs/$orgId" params={{ orgId: String(a.customer.org_id) }}>
+                    {a.customer.name}
+                  </Link>
                 </>
               ) : null}
             </span>
           </p>
           <p className="entry-body">{a.content}</p>
           <p className="entry-link">
-            {a.deal_id !== null ? <Link to="/deals/$dealId" params={{ dealId: String(a.deal_id) }}>Open deal #{a.deal_id}</Link> : null}
-            {a.ticket_id !== null ? <Link to="/tickets/$ticketId" params={{ ticketId: String(a.ticket_id) }}>Open ticket #{a.ticket_id}</Link> : null}
+            {a.deal_id !== null ? (
+              <Link to="/deals/$dealId" params={{ dealId: String(a.deal_id) }}>
+                Open deal #{a.deal_id}
+              </Link>
+            ) : null}
+            {a.ticket_id !== null ? (
+              <Link to="/tickets/$ticketId" params={{ ticketId: String(a.ticket_id) }}>
+                Open ticket #{a.ticket_id}
+              </Link>
+            ) : null}
           </p>
         </li>
       ))}

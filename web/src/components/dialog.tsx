@@ -100,7 +100,15 @@ export function DoneAction({ onDone }: { onDone: () => void }) {
 }
 
 /** A secret the server shows only once (a signing secret), with the warning, a copy button and Done. */
-export function SecretShownDialog({ title, warning, label, secret, copyLabel, isOpen = true, onDone }: {
+export function SecretShownDialog({
+  title,
+  warning,
+  label,
+  secret,
+  copyLabel,
+  isOpen = true,
+  onDone,
+}: {
   title: string;
   warning: string;
   label: string;

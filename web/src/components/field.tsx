@@ -25,8 +25,16 @@ export function TextField({ label, error, description, id, ...input }: FieldShel
         aria-describedby={describedBy([description ? `${inputId}-desc` : null, error ? `${inputId}-err` : null])}
         {...input}
       />
-      {description ? <p className="field-desc" id={`${inputId}-desc`}>{description}</p> : null}
-      {error ? <p className="field-error" id={`${inputId}-err`}>{error}</p> : null}
+      {description ? (
+        <p className="field-desc" id={`${inputId}-desc`}>
+          {description}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${inputId}-err`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -45,8 +53,16 @@ export function SelectField({ label, error, description, id, children, ...select
       >
         {children}
       </select>
-      {description ? <p className="field-desc" id={`${selectId}-desc`}>{description}</p> : null}
-      {error ? <p className="field-error" id={`${selectId}-err`}>{error}</p> : null}
+      {description ? (
+        <p className="field-desc" id={`${selectId}-desc`}>
+          {description}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${selectId}-err`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -71,7 +87,11 @@ export function CheckboxGroup({
   return (
     <fieldset className="field checkbox-group" aria-describedby={describedBy([description ? `${id}-desc` : null, error ? `${id}-err` : null])}>
       <legend>{legend}</legend>
-      {description ? <p className="field-desc" id={`${id}-desc`}>{description}</p> : null}
+      {description ? (
+        <p className="field-desc" id={`${id}-desc`}>
+          {description}
+        </p>
+      ) : null}
       <div className="checkbox-grid">
         {options.map((o) => (
           <label key={o.value} className="checkbox">
@@ -84,7 +104,11 @@ export function CheckboxGroup({
           </label>
         ))}
       </div>
-      {error ? <p className="field-error" id={`${id}-err`}>{error}</p> : null}
+      {error ? (
+        <p className="field-error" id={`${id}-err`}>
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

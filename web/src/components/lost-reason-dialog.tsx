@@ -69,8 +69,21 @@ export function LostReasonDialog({
             </div>
           </fieldset>
         ) : null}
-        <TextField label="Reason code" value={code} onChange={(e) => setCode(e.target.value)} maxLength={100} error={missing.code ?? fieldError(error, 'lost_reason.code') ?? fieldError(error, 'lost_reason')} description="Short and stable, e.g. price" />
-        <TextField label="Reason label" value={label} onChange={(e) => setLabel(e.target.value)} maxLength={500} error={missing.label ?? fieldError(error, 'lost_reason.label')} />
+        <TextField
+          label="Reason code"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          maxLength={100}
+          error={missing.code ?? fieldError(error, 'lost_reason.code') ?? fieldError(error, 'lost_reason')}
+          description="Short and stable, e.g. price"
+        />
+        <TextField
+          label="Reason label"
+          value={label}
+          onChange={(e) => setLabel(e.target.value)}
+          maxLength={500}
+          error={missing.label ?? fieldError(error, 'lost_reason.label')}
+        />
         <FormError error={error} />
         <FormActions submitLabel="Mark as lost" onCancel={onCancel} pending={pending} variant="danger" />
       </form>

@@ -62,9 +62,16 @@ export function OrgPicker({
         <Input placeholder="Type to search" />
         <Button aria-label={`Show ${label.toLowerCase()} choices`}>▾</Button>
       </div>
-      {error ? <p className="field-error" slot="errorMessage">{error}</p> : null}
+      {error ? (
+        <p className="field-error" slot="errorMessage">
+          {error}
+        </p>
+      ) : null}
       <Popover className="popover">
-        <ListBox<Org> className="listbox" renderEmptyState={() => <p className="muted listbox-empty">{options.isLoading ? 'Searching…' : 'No organization matches.'}</p>}>
+        <ListBox<Org>
+          className="listbox"
+          renderEmptyState={() => <p className="muted listbox-empty">{options.isLoading ? 'Searching…' : 'No organization matches.'}</p>}
+        >
           {(org) => (
             <ListBoxItem id={org.id} textValue={org.name} className="listbox-item">
               {org.name}

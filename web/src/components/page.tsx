@@ -20,7 +20,9 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
 export function Placeholder({ title }: { title: string }) {
   return (
     <Page title={title}>
-      <p>This page is not built yet. The API serves its data under <code>/api/v1</code> meanwhile.</p>
+      <p>
+        This page is not built yet. The API serves its data under <code>/api/v1</code> meanwhile.
+      </p>
     </Page>
   );
 }

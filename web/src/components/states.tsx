@@ -29,7 +29,9 @@ export function ErrorState({ error, thing, onRetry }: { error: unknown; thing?: 
   const message = error instanceof ApiError ? error.message : 'The service could not be reached.';
   return (
     <Alert>
-      <span>Could not load {thing ? `this ${thing}` : 'the data'}: {message}</span>{' '}
+      <span>
+        Could not load {thing ? `this ${thing}` : 'the data'}: {message}
+      </span>{' '}
       {onRetry ? <Button onClick={onRetry}>Try again</Button> : null}
     </Alert>
   );

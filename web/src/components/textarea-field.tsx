@@ -8,7 +8,11 @@ export function TextAreaField({ label, error, id, ...area }: { label: string; er
     <div className="field">
       <label htmlFor={areaId}>{label}</label>
       <textarea id={areaId} aria-invalid={error ? true : undefined} aria-describedby={error ? `${areaId}-err` : undefined} rows={3} {...area} />
-      {error ? <p className="field-error" id={`${areaId}-err`}>{error}</p> : null}
+      {error ? (
+        <p className="field-error" id={`${areaId}-err`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -27,7 +27,7 @@ export function useUsers(): User[] {
 export function useUserName(): (id: number | null | undefined) => string {
   const users = useUsers();
   const byId = new Map(users.map((u) => [u.id, u.display_name]));
-  return (id) => (id == null ? 'Unassigned' : byId.get(id) ?? `User ${id}`);
+  return (id) => (id == null ? 'Unassigned' : (byId.get(id) ?? `User ${id}`));
 }
 
 export const orgQuery = (id: number) =>

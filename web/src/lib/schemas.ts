@@ -16,7 +16,12 @@ export type Pagination = S['Pagination'];
 export type DealStatus = Deal['status'];
 export const DEAL_STATUSES: readonly DealStatus[] = ['new', 'qualified', 'proposal', 'negotiation', 'won', 'lost'];
 export const STATUS_LABEL: Record<DealStatus, string> = {
-  new: 'New', qualified: 'Qualified', proposal: 'Proposal', negotiation: 'Negotiation', won: 'Won', lost: 'Lost',
+  new: 'New',
+  qualified: 'Qualified',
+  proposal: 'Proposal',
+  negotiation: 'Negotiation',
+  won: 'Won',
+  lost: 'Lost',
 };
 export type TicketStatus = Ticket['status'];
 export const TICKET_STATUS_LABEL: Record<TicketStatus, string> = { open: 'Open', pending: 'Pending', closed: 'Closed' };

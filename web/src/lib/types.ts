@@ -12,5 +12,7 @@ export type WebhookAttempt = Schemas['WebhookAttempt'];
 export type DeliveryDetail = paths['/api/v1/webhooks/deliveries/{id}']['get']['responses'][200]['content']['application/json'];
 export type EndpointHealth = paths['/api/v1/webhooks/endpoint-health']['get']['responses'][200]['content']['application/json']['data'][number];
 export type EventType = paths['/api/v1/webhooks/deliveries']['get']['parameters']['query'] extends infer Q
-  ? Q extends { event_type?: infer E } ? NonNullable<E> : never
+  ? Q extends { event_type?: infer E }
+    ? NonNullable<E>
+    : never
   : never;

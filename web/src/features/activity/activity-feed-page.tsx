@@ -22,7 +22,21 @@ function IdFilter({ label, value, onChange }: { label: string; value: number | u
     const n = Number(text);
     onChange(text.trim() !== '' && Number.isSafeInteger(n) && n > 0 ? n : undefined);
   };
-  return <TextField label={label} inputMode="numeric" value={text} onChange={(e) => setText(e.target.value)} onBlur={apply} onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); apply(); } }} />;
+  return (
+    <TextField
+      label={label}
+      inputMode="numeric"
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={apply}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          apply();
+        }
+      }}
+    />
+  );
 }
 
 /** The unified feed of deal timeline entries and ticket logs, with every filter of GET /activity. */
@@ -34,7 +48,8 @@ export function ActivityFeedPage() {
     queryFn: () => unwrap(api.GET('/api/v1/activity', { params: { query: search } })),
     placeholderData: keepPreviousData,
   });
-  const change = (next: Partial<ActivitySearch>) => void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? next.page : undefined }) });
+  const change = (next: Partial<ActivitySearch>) =>
+    void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? next.page : undefined }) });
   return (
     <Page title="Activity">
       <form className="filters" aria-label="Filter activity" onSubmit={(e) => e.preventDefault()}>

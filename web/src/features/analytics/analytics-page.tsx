@@ -24,9 +24,30 @@ function RangePicker({ search, onChange }: { search: AnalyticsSearch; onChange: 
   const [to, setTo] = useState(search.to ?? '');
   const range = search.range ?? 'this_month';
   return (
-    <form className="filters" aria-label="Analytics period" onSubmit={(e) => { e.preventDefault(); onChange({ ...search, range: 'custom', from: from || undefined, to: to || undefined }); }}>
-      <SelectField label="Period" value={range} onChange={(e) => onChange(e.target.value === 'custom' ? { ...search, range: 'custom', from: from || undefined, to: to || undefined } : { range: e.target.value as AnalyticsSearch['range'], compare: search.compare })}>
-        {PRESETS.map((p) => <option key={p} value={p}>{PRESET_LABEL[p]}</option>)}
+    <form
+      className="filters"
+      aria-label="Analytics period"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onChange({ ...search, range: 'custom', from: from || undefined, to: to || undefined });
+      }}
+    >
+      <SelectField
+        label="Period"
+        value={range}
+        onChange={(e) =>
+          onChange(
+            e.target.value === 'custom'
+              ? { ...search, range: 'custom', from: from || undefined, to: to || undefined }
+              : { range: e.target.value as AnalyticsSearch['range'], compare: search.compare },
+          )
+        }
+      >
+        {PRESETS.map((p) => (
+          <option key={p} value={p}>
+            {PRESET_LABEL[p]}
+          </option>
+        ))}
         <option value="custom">Custom dates</option>
       </SelectField>
       {range === 'custom' ? (

@@ -3,8 +3,14 @@ import { compact, optionalDay, optionalEnum } from '../../lib/url-search';
 export const PRESETS = ['today', 'this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'this_year', 'last_year'] as const;
 export type Preset = (typeof PRESETS)[number];
 export const PRESET_LABEL: Record<Preset, string> = {
-  today: 'Today', this_week: 'This week', last_week: 'Last week', this_month: 'This month', last_month: 'Last month',
-  this_quarter: 'This quarter', this_year: 'This year', last_year: 'Last year',
+  today: 'Today',
+  this_week: 'This week',
+  last_week: 'Last week',
+  this_month: 'This month',
+  last_month: 'Last month',
+  this_quarter: 'This quarter',
+  this_year: 'This year',
+  last_year: 'Last year',
 };
 
 /** The dashboard's range (a preset, or custom days) and compare toggle, as kept in the URL. */

@@ -7,18 +7,28 @@ type Row = { org_id: number; name: string; value: number };
 
 function Ranking({ title, rows }: { title: string; rows: Row[] }) {
   return (
-    <div className="table-wrap"><table className="table compact">
-      <caption>{title}</caption>
-      <tbody>
-        {rows.length === 0 ? <tr><td>None.</td></tr> : null}
-        {rows.map((r) => (
-          <tr key={r.org_id}>
-            <th scope="row"><Link to="/orgs/$orgId" params={{ orgId: String(r.org_id) }}>{r.name}</Link></th>
-            <td className="num">{r.value}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table></div>
+    <div className="table-wrap">
+      <table className="table compact">
+        <caption>{title}</caption>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td>None.</td>
+            </tr>
+          ) : null}
+          {rows.map((r) => (
+            <tr key={r.org_id}>
+              <th scope="row">
+                <Link to="/orgs/$orgId" params={{ orgId: String(r.org_id) }}>
+                  {r.name}
+                </Link>
+              </th>
+              <td className="num">{r.value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -28,10 +38,29 @@ export function CustomersPanel({ report }: { report: Customers }) {
   return (
     <Panel id="customers" title="Customers">
       <dl className="figures">
-        <Figure label="With deals created" value={report.totals.customers_with_deals_created} metric="customers.totals.customers_with_deals_created" change={c?.customers_with_deals_created} />
-        <Figure label="With deals won" value={report.totals.customers_with_deals_won} metric="customers.totals.customers_with_deals_won" change={c?.customers_with_deals_won} />
-        <Figure label="With tickets created" value={report.totals.customers_with_tickets_created} metric="customers.totals.customers_with_tickets_created" change={c?.customers_with_tickets_created} />
-        <Figure label="Open support and open deals now" value={report.customers_with_open_support_and_open_deals.count} metric="customers.customers_with_open_support_and_open_deals.count" />
+        <Figure
+          label="With deals created"
+          value={report.totals.customers_with_deals_created}
+          metric="customers.totals.customers_with_deals_created"
+          change={c?.customers_with_deals_created}
+        />
+        <Figure
+          label="With deals won"
+          value={report.totals.customers_with_deals_won}
+          metric="customers.totals.customers_with_deals_won"
+          change={c?.customers_with_deals_won}
+        />
+        <Figure
+          label="With tickets created"
+          value={report.totals.customers_with_tickets_created}
+          metric="customers.totals.customers_with_tickets_created"
+          change={c?.customers_with_tickets_created}
+        />
+        <Figure
+          label="Open support and open deals now"
+          value={report.customers_with_open_support_and_open_deals.count}
+          metric="customers.customers_with_open_support_and_open_deals.count"
+        />
       </dl>
       <div className="grid-3">
         <Ranking title="Most deals won" rows={report.rankings.deals_won} />

@@ -15,7 +15,19 @@ export function changeText(change: Change | null | undefined, unit = ''): string
  * One headline figure with its change. `metric` names the API field it shows (for example
  * `sales.won`): the browser tests compare every such figure with the API's JSON.
  */
-export function Figure({ label, value, metric, change, unit = '' }: { label: string; value: number | string | null; metric: string; change?: Change | null; unit?: string }) {
+export function Figure({
+  label,
+  value,
+  metric,
+  change,
+  unit = '',
+}: {
+  label: string;
+  value: number | string | null;
+  metric: string;
+  change?: Change | null;
+  unit?: string;
+}) {
   return (
     <div className="figure" data-metric={metric}>
       <dt>{label}</dt>

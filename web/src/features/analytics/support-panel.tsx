@@ -4,8 +4,11 @@ import { FigureList, Panel } from './figures';
 type Support = SupportReport;
 
 const FIGURES = [
-  { key: 'created', label: 'Tickets created' }, { key: 'closed', label: 'Closed' }, { key: 'support_updates', label: 'Support updates' },
-  { key: 'currently_open', label: 'Open now', now: true }, { key: 'aged_open', label: 'Open over 7 days', now: true },
+  { key: 'created', label: 'Tickets created' },
+  { key: 'closed', label: 'Closed' },
+  { key: 'support_updates', label: 'Support updates' },
+  { key: 'currently_open', label: 'Open now', now: true },
+  { key: 'aged_open', label: 'Open over 7 days', now: true },
 ] as const;
 
 /** Support totals with deltas, tickets open now and aged open, and the busiest customers. */
@@ -14,16 +17,36 @@ export function SupportPanel({ report }: { report: Support }) {
   return (
     <Panel id="support" title="Support">
       <FigureList metric="support" values={report} changes={c} figures={FIGURES} />
-      <div className="table-wrap"><table className="table compact">
-        <caption>Customers with the most tickets in the period</caption>
-        <thead><tr><th scope="col">Organization</th><th scope="col">Created</th><th scope="col">Closed</th><th scope="col">Updates</th><th scope="col">Open now</th></tr></thead>
-        <tbody>
-          {report.by_customer.length === 0 ? <tr><td colSpan={5}>No support activity in the period.</td></tr> : null}
-          {report.by_customer.slice(0, 10).map((r) => (
-            <tr key={r.org_id}><th scope="row">{r.name}</th><td className="num">{r.created}</td><td className="num">{r.closed}</td><td className="num">{r.support_updates}</td><td className="num">{r.currently_open}</td></tr>
-          ))}
-        </tbody>
-      </table></div>
+      <div className="table-wrap">
+        <table className="table compact">
+          <caption>Customers with the most tickets in the period</caption>
+          <thead>
+            <tr>
+              <th scope="col">Organization</th>
+              <th scope="col">Created</th>
+              <th scope="col">Closed</th>
+              <th scope="col">Updates</th>
+              <th scope="col">Open now</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.by_customer.length === 0 ? (
+              <tr>
+                <td colSpan={5}>No support activity in the period.</td>
+              </tr>
+            ) : null}
+            {report.by_customer.slice(0, 10).map((r) => (
+              <tr key={r.org_id}>
+                <th scope="row">{r.name}</th>
+                <td className="num">{r.created}</td>
+                <td className="num">{r.closed}</td>
+                <td className="num">{r.support_updates}</td>
+                <td className="num">{r.currently_open}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </Panel>
   );
 }

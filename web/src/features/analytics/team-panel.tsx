@@ -3,8 +3,12 @@ import { changeText, Panel } from './figures';
 
 type Team = TeamReport;
 const FACTS = [
-  ['deals_created', 'Deals created'], ['deals_won', 'Won'], ['deals_lost', 'Lost'],
-  ['activities', 'Activities'], ['tickets_closed', 'Tickets closed'], ['support_logs', 'Support logs'],
+  ['deals_created', 'Deals created'],
+  ['deals_won', 'Won'],
+  ['deals_lost', 'Lost'],
+  ['activities', 'Activities'],
+  ['tickets_closed', 'Tickets closed'],
+  ['support_logs', 'Support logs'],
 ] as const;
 
 /** The team table: every user's totals of the period, and the account's totals (with change). */
@@ -15,13 +19,27 @@ export function TeamPanel({ report }: { report: Team }) {
         <table className="table compact">
           <caption className="visually-hidden">Per-user totals</caption>
           <thead>
-            <tr><th scope="col">Team member</th>{FACTS.map(([k, label]) => <th key={k} scope="col">{label}</th>)}</tr>
+            <tr>
+              <th scope="col">Team member</th>
+              {FACTS.map(([k, label]) => (
+                <th key={k} scope="col">
+                  {label}
+                </th>
+              ))}
+            </tr>
           </thead>
           <tbody>
             {report.users.map((u) => (
               <tr key={u.user_id ?? 'none'}>
-                <th scope="row">{u.user_id === null ? 'No user (API keys, unassigned)' : u.display_name}{u.is_active === false ? ' (inactive)' : ''}</th>
-                {FACTS.map(([k]) => <td key={k} className="num">{u[k]}</td>)}
+                <th scope="row">
+                  {u.user_id === null ? 'No user (API keys, unassigned)' : u.display_name}
+                  {u.is_active === false ? ' (inactive)' : ''}
+                </th>
+                {FACTS.map(([k]) => (
+                  <td key={k} className="num">
+                    {u[k]}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>

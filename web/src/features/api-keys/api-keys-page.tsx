@@ -40,7 +40,13 @@ export function ApiKeysPage() {
             <td>{key.rate_limit_per_minute === null ? 'default' : `${key.rate_limit_per_minute}/min`}</td>
             <td>{formatDateTime(key.created_at)}</td>
             <td title={formatDateTime(key.last_used_at)}>{key.last_used_at ? formatRelative(key.last_used_at) : 'never'}</td>
-            <td>{key.revoked_at ? <span className="badge badge-neutral">Revoked {formatDateTime(key.revoked_at)}</span> : <span className="badge badge-ok">Active</span>}</td>
+            <td>
+              {key.revoked_at ? (
+                <span className="badge badge-neutral">Revoked {formatDateTime(key.revoked_at)}</span>
+              ) : (
+                <span className="badge badge-ok">Active</span>
+              )}
+            </td>
             <td>
               {key.revoked_at ? null : (
                 <Button variant="link" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>

@@ -38,7 +38,8 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
     if (name.trim() === '') local.name = 'Give the key a name, such as the integration that uses it.';
     const scopes = scopesOf(preset, custom);
     if (scopes.length === 0) local.scopes = 'Choose at least one scope.';
-    if (rateLimit !== '' && !(/^\d+$/.test(rateLimit) && Number(rateLimit) >= 1)) local.rate_limit_per_minute = 'A whole number of requests per minute, 1 or more.';
+    if (rateLimit !== '' && !(/^\d+$/.test(rateLimit) && Number(rateLimit) >= 1))
+      local.rate_limit_per_minute = 'A whole number of requests per minute, 1 or more.';
     setErrors(local);
     if (Object.keys(local).length) return;
     try {
@@ -50,7 +51,11 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
   }
 
   if (created) {
-    const mcp = JSON.stringify({ mcpServers: { custops: { url: `${window.location.origin}/mcp`, headers: { Authorization: `Bearer ${created.secret}` } } } }, null, 2);
+    const mcp = JSON.stringify(
+      { mcpServers: { custops: { url: `${window.location.origin}/mcp`, headers: { Authorization: `Bearer ${created.secret}` } } } },
+      null,
+      2,
+    );
     const agent = created.scopes.length === 1 && created.scopes[0] === 'read';
     return (
       <Dialog title="Your new API key" isOpen={isOpen} onOpenChange={close}>
@@ -89,7 +94,9 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
             </label>
           ))}
         </fieldset>
-        {preset === 'custom' ? <CheckboxGroup legend="Scopes" options={SCOPE_OPTIONS} value={custom} onChange={(v) => setCustom(v as Scope[])} error={errors.scopes} /> : null}
+        {preset === 'custom' ? (
+          <CheckboxGroup legend="Scopes" options={SCOPE_OPTIONS} value={custom} onChange={(v) => setCustom(v as Scope[])} error={errors.scopes} />
+        ) : null}
         {preset !== 'custom' && errors.scopes ? <p className="field-error">{errors.scopes}</p> : null}
         <TextField
           label="Rate limit (requests per minute)"

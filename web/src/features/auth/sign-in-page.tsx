@@ -41,7 +41,16 @@ export function SignInPage() {
       <form className="card sign-in-card" onSubmit={submit} noValidate aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">Sign in to custops</h1>
         {errors.form ? <Alert>{errors.form}</Alert> : null}
-        <TextField label="Email" type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} required />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email}
+          required
+        />
         <TextField
           label="Password"
           type="password"

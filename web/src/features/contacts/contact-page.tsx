@@ -17,32 +17,105 @@ export function ContactPage() {
   const id = Number(contactId);
   const contact = useQuery(contactQuery(id));
   const org = useQuery({ ...orgQuery(contact.data?.org_id ?? 0), enabled: contact.isSuccess });
-  const deals = useQuery({ queryKey: ['deals', 'of-contact', id], queryFn: () => unwrap(api.GET('/api/v1/deals', { params: { query: { contact_id: id, per_page: 25 } } })), enabled: contact.isSuccess });
-  const tickets = useQuery({ queryKey: ['tickets', 'of-contact', id], queryFn: () => unwrap(api.GET('/api/v1/support/tickets', { params: { query: { contact_id: id, per_page: 25 } } })), enabled: contact.isSuccess });
-  if (contact.isPending) return <Page title="Contact"><Loading label="Loading the contact…" /></Page>;
-  if (contact.isError) return <Page title="Contact"><ErrorState error={contact.error} thing="contact" onRetry={() => void contact.refetch()} /></Page>;
+  const deals = useQuery({
+    queryKey: ['deals', 'of-contact', id],
+    queryFn: () => unwrap(api.GET('/api/v1/deals', { params: { query: { contact_id: id, per_page: 25 } } })),
+    enabled: contact.isSuccess,
+  });
+  const tickets = useQuery({
+    queryKey: ['tickets', 'of-contact', id],
+    queryFn: () => unwrap(api.GET('/api/v1/support/tickets', { params: { query: { contact_id: id, per_page: 25 } } })),
+    enabled: contact.isSuccess,
+  });
+  if (contact.isPending)
+    return (
+      <Page title="Contact">
+        <Loading label="Loading the contact…" />
+      </Page>
+    );
+  if (contact.isError)
+    return (
+      <Page title="Contact">
+        <ErrorState error={contact.error} thing="contact" onRetry={() => void contact.refetch()} />
+      </Page>
+    );
   const c = contact.data;
   return (
     <Page title={c.name ?? c.email ?? `Contact ${c.id}`}>
       <dl className="facts">
-        <div><dt>Organization</dt><dd><Link to="/orgs/$orgId" params={{ orgId: String(c.org_id) }}>{org.data?.name ?? `Organization ${c.org_id}`}</Link></dd></div>
-        <div><dt>E-mail</dt><dd>{c.email ?? '—'}</dd></div>
-        <div><dt>Phone</dt><dd>{c.phone ?? '—'}</dd></div>
-        <div><dt>Title</dt><dd>{c.title ?? '—'}</dd></div>
-        <div><dt>Created</dt><dd>{formatDateTime(c.created_at)}</dd></div>
+        <div>
+          <dt>Organization</dt>
+          <dd>
+            <Link to="/orgs/$orgId" params={{ orgId: String(c.org_id) }}>
+              {org.data?.name ?? `Organization ${c.org_id}`}
+            </Link>
+          </dd>
+        </div>
+        <div>
+          <dt>E-mail</dt>
+          <dd>{c.email ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Phone</dt>
+          <dd>{c.phone ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Title</dt>
+          <dd>{c.title ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(c.created_at)}</dd>
+        </div>
       </dl>
       <div className="grid-2">
         <section aria-labelledby="contact-deals" className="panel">
           <h2 id="contact-deals">Deals {deals.data ? <span className="count">{deals.data.pagination.total}</span> : null}</h2>
-          {deals.isPending ? <Loading /> : deals.isError ? <ErrorState error={deals.error} /> : deals.data.data.length === 0 ? <Empty>No deals.</Empty> : (
-            <ul className="plain-list">{deals.data.data.map((d) => <li key={d.id}><Link to="/deals/$dealId" params={{ dealId: String(d.id) }}>{d.title}</Link> <span className="muted">· {STATUS_LABEL[d.status]} · {formatMoney(d.value, d.currency)}</span></li>)}</ul>
+          {deals.isPending ? (
+            <Loading />
+          ) : deals.isError ? (
+            <ErrorState error={deals.error} />
+          ) : deals.data.data.length === 0 ? (
+            <Empty>No deals.</Empty>
+          ) : (
+            <ul className="plain-list">
+              {deals.data.data.map((d) => (
+                <li key={d.id}>
+                  <Link to="/deals/$dealId" params={{ dealId: String(d.id) }}>
+                    {d.title}
+                  </Link>{' '}
+                  <span className="muted">
+                    · {STATUS_LABEL[d.status]} · {formatMoney(d.value, d.currency)}
+                  </span>
+                </li>
+              ))}
+            </ul>
           )}
-          {deals.data?.pagination.has_next ? <Link to="/deals" search={{ contact_id: id }}>All deals of this contact</Link> : null}
+          {deals.data?.pagination.has_next ? (
+            <Link to="/deals" search={{ contact_id: id }}>
+              All deals of this contact
+            </Link>
+          ) : null}
         </section>
         <section aria-labelledby="contact-tickets" className="panel">
           <h2 id="contact-tickets">Tickets {tickets.data ? <span className="count">{tickets.data.pagination.total}</span> : null}</h2>
-          {tickets.isPending ? <Loading /> : tickets.isError ? <ErrorState error={tickets.error} /> : tickets.data.data.length === 0 ? <Empty>No tickets.</Empty> : (
-            <ul className="plain-list">{tickets.data.data.map((t) => <li key={t.id}><Link to="/tickets/$ticketId" params={{ ticketId: String(t.id) }}>{t.title}</Link> <span className="muted">· {TICKET_STATUS_LABEL[t.status]}</span></li>)}</ul>
+          {tickets.isPending ? (
+            <Loading />
+          ) : tickets.isError ? (
+            <ErrorState error={tickets.error} />
+          ) : tickets.data.data.length === 0 ? (
+            <Empty>No tickets.</Empty>
+          ) : (
+            <ul className="plain-list">
+              {tickets.data.data.map((t) => (
+                <li key={t.id}>
+                  <Link to="/tickets/$ticketId" params={{ ticketId: String(t.id) }}>
+                    {t.title}
+                  </Link>{' '}
+                  <span className="muted">· {TICKET_STATUS_LABEL[t.status]}</span>
+                </li>
+              ))}
+            </ul>
           )}
         </section>
         <section aria-labelledby="contact-audiences" className="panel">

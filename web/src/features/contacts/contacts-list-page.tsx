@@ -22,10 +22,18 @@ export function ContactsListPage() {
     queryFn: () => unwrap(api.GET('/api/v1/contacts', { params: { query: search } })),
     placeholderData: keepPreviousData,
   });
-  const change = (next: Record<string, unknown>) => void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? (next.page as number) : undefined }) });
+  const change = (next: Record<string, unknown>) =>
+    void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? (next.page as number) : undefined }) });
   return (
     <Page title="Contacts">
-      <form className="filters" aria-label="Search contacts" onSubmit={(e) => { e.preventDefault(); change({ q: q.trim() || undefined }); }}>
+      <form
+        className="filters"
+        aria-label="Search contacts"
+        onSubmit={(e) => {
+          e.preventDefault();
+          change({ q: q.trim() || undefined });
+        }}
+      >
         <TextField label="Name or e-mail contains" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
         <Button type="submit">Search</Button>
         <OrgPicker value={search.org_id} onChange={(org_id) => change({ org_id })} />
@@ -38,15 +46,31 @@ export function ContactsListPage() {
           <div className="table-wrap">
             <table className="table">
               <caption className="visually-hidden">Contacts</caption>
-              <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Phone</th><th scope="col">Title</th><th scope="col">Organization</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Phone</th>
+                  <th scope="col">Title</th>
+                  <th scope="col">Organization</th>
+                </tr>
+              </thead>
               <tbody>
                 {contacts.data.data.map((c) => (
                   <tr key={c.id}>
-                    <td><Link to="/contacts/$contactId" params={{ contactId: String(c.id) }}>{c.name ?? `Contact ${c.id}`}</Link></td>
+                    <td>
+                      <Link to="/contacts/$contactId" params={{ contactId: String(c.id) }}>
+                        {c.name ?? `Contact ${c.id}`}
+                      </Link>
+                    </td>
                     <td>{c.email ?? '—'}</td>
                     <td>{c.phone ?? '—'}</td>
                     <td>{c.title ?? '—'}</td>
-                    <td><Link to="/orgs/$orgId" params={{ orgId: String(c.org_id) }}>Organization #{c.org_id}</Link></td>
+                    <td>
+                      <Link to="/orgs/$orgId" params={{ orgId: String(c.org_id) }}>
+                        Organization #{c.org_id}
+                      </Link>
+                    </td>
                   </tr>
                 ))}
               </tbody>

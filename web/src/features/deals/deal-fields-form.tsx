@@ -91,15 +91,37 @@ export function DealFieldsForm({ deal }: { deal: Deal }) {
       <TextField label="Title" value={draft.title} onChange={set('title')} required maxLength={500} error={fieldError(save.error, 'title')} />
       <SelectField label="Owner" value={draft.owner_user_id} onChange={set('owner_user_id')} error={fieldError(save.error, 'owner_user_id')}>
         <option value="">Unassigned</option>
-        {users.filter((u) => u.is_active || String(u.id) === draft.owner_user_id).map((u) => (
-          <option key={u.id} value={u.id}>
-            {u.display_name}
-          </option>
-        ))}
+        {users
+          .filter((u) => u.is_active || String(u.id) === draft.owner_user_id)
+          .map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.display_name}
+            </option>
+          ))}
       </SelectField>
-      <TextField label="Value" inputMode="decimal" value={draft.value} onChange={set('value')} error={fieldError(save.error, 'value')} description="Up to two decimals, e.g. 1250.00" />
-      <TextField label="Currency" value={draft.currency} onChange={set('currency')} maxLength={3} error={fieldError(save.error, 'currency')} description="Three letters, e.g. EUR" />
-      <TextField label="Next follow-up" type="datetime-local" value={draft.next_followup_at} onChange={set('next_followup_at')} error={fieldError(save.error, 'next_followup_at')} />
+      <TextField
+        label="Value"
+        inputMode="decimal"
+        value={draft.value}
+        onChange={set('value')}
+        error={fieldError(save.error, 'value')}
+        description="Up to two decimals, e.g. 1250.00"
+      />
+      <TextField
+        label="Currency"
+        value={draft.currency}
+        onChange={set('currency')}
+        maxLength={3}
+        error={fieldError(save.error, 'currency')}
+        description="Three letters, e.g. EUR"
+      />
+      <TextField
+        label="Next follow-up"
+        type="datetime-local"
+        value={draft.next_followup_at}
+        onChange={set('next_followup_at')}
+        error={fieldError(save.error, 'next_followup_at')}
+      />
       <SelectField label="Contact" value={draft.contact_id} onChange={set('contact_id')} error={fieldError(save.error, 'contact_id')}>
         <option value="">No contact</option>
         {(contacts.data?.data ?? []).map((c) => (

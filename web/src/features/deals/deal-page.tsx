@@ -93,20 +93,62 @@ export function DealPage() {
   const id = Number(dealId);
   const userName = useUserName();
   const deal = useQuery({ ...dealQuery(id), enabled: Number.isSafeInteger(id) && id > 0 });
-  if (deal.isPending) return <Page title="Deal"><Loading label="Loading the deal…" /></Page>;
-  if (deal.isError) return <Page title="Deal"><ErrorState error={deal.error} thing="deal" onRetry={() => void deal.refetch()} /></Page>;
+  if (deal.isPending)
+    return (
+      <Page title="Deal">
+        <Loading label="Loading the deal…" />
+      </Page>
+    );
+  if (deal.isError)
+    return (
+      <Page title="Deal">
+        <ErrorState error={deal.error} thing="deal" onRetry={() => void deal.refetch()} />
+      </Page>
+    );
   const d = deal.data;
   return (
     <Page title={d.title}>
       <Related deal={d} />
       <dl className="facts">
-        <div><dt>Status</dt><dd><span className={`status status-${d.status}`}>{STATUS_LABEL[d.status]}</span></dd></div>
-        <div><dt>Value</dt><dd>{formatMoney(d.value, d.currency)}</dd></div>
-        <div><dt>Owner</dt><dd>{userName(d.owner_user_id)}</dd></div>
-        {d.lost_reason ? <div><dt>Lost reason</dt><dd>{d.lost_reason.label} ({d.lost_reason.code})</dd></div> : null}
-        {d.closed_at ? <div><dt>Closed</dt><dd>{formatDateTime(d.closed_at)}{d.closed_by_user_id !== null ? ` by ${userName(d.closed_by_user_id)}` : ''}</dd></div> : null}
-        <div><dt>Last activity</dt><dd>{formatDateTime(d.last_activity_at)}</dd></div>
-        <div><dt>Created</dt><dd>{formatDateTime(d.created_at)}</dd></div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={`status status-${d.status}`}>{STATUS_LABEL[d.status]}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Value</dt>
+          <dd>{formatMoney(d.value, d.currency)}</dd>
+        </div>
+        <div>
+          <dt>Owner</dt>
+          <dd>{userName(d.owner_user_id)}</dd>
+        </div>
+        {d.lost_reason ? (
+          <div>
+            <dt>Lost reason</dt>
+            <dd>
+              {d.lost_reason.label} ({d.lost_reason.code})
+            </dd>
+          </div>
+        ) : null}
+        {d.closed_at ? (
+          <div>
+            <dt>Closed</dt>
+            <dd>
+              {formatDateTime(d.closed_at)}
+              {d.closed_by_user_id !== null ? ` by ${userName(d.closed_by_user_id)}` : ''}
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Last activity</dt>
+          <dd>{formatDateTime(d.last_activity_at)}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(d.created_at)}</dd>
+        </div>
       </dl>
       <div className="columns">
         <section aria-labelledby="deal-fields">

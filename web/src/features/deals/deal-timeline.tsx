@@ -57,7 +57,13 @@ function LogActivityForm({ dealId }: { dealId: number }) {
         <option value="failed">Failed</option>
         <option value="skipped">Skipped</option>
       </SelectField>
-      <TextAreaField label="Message" value={message} onChange={(e) => setMessage(e.target.value)} maxLength={10000} error={missing ? 'Required.' : fieldError(log.error, 'message')} />
+      <TextAreaField
+        label="Message"
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+        maxLength={10000}
+        error={missing ? 'Required.' : fieldError(log.error, 'message')}
+      />
       <FormError error={log.error} />
       {log.isSuccess ? <Alert tone="success">Logged.</Alert> : null}
       <Button type="submit" variant="primary" disabled={log.isPending}>

@@ -10,12 +10,16 @@ import { PER_PAGE_CHOICES, type DealsSearch } from './deals-search';
 export function DealsFilters({ search, onChange }: { search: DealsSearch; onChange: (next: Partial<DealsSearch>) => void }) {
   const [q, setQ] = useState(search.q ?? '');
   const day = (name: keyof DealsSearch, label: string) => (
-    <TextField label={label} type="date" value={(search[name] as string | undefined) ?? ''} onChange={(e) => onChange({ [name]: e.target.value || undefined })} />
+    <TextField
+      label={label}
+      type="date"
+      value={(search[name] as string | undefined) ?? ''}
+      onChange={(e) => onChange({ [name]: e.target.value || undefined })}
+    />
   );
   return (
     <form
       className="filters"
-     
       aria-label="Filter deals"
       onSubmit={(e) => {
         e.preventDefault();

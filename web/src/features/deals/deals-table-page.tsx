@@ -39,7 +39,8 @@ export function DealsTablePage() {
     queryFn: () => unwrap(api.GET('/api/v1/deals', { params: { query: search } })),
     placeholderData: keepPreviousData,
   });
-  const change = (next: Partial<DealsSearch>) => void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? next.page : undefined }) });
+  const change = (next: Partial<DealsSearch>) =>
+    void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? next.page : undefined }) });
   const sortBy = (field: SortField) => {
     const same = (search.sort ?? 'created_at') === field;
     change({ sort: field, direction: same && (search.direction ?? 'desc') === 'desc' ? 'asc' : 'desc' });
@@ -56,7 +57,9 @@ export function DealsTablePage() {
           <>
             <div className="table-wrap">
               <table className="table" aria-busy={deals.isFetching || undefined}>
-                <caption className="visually-hidden">Deals, sorted by {search.sort ?? 'created_at'} {search.direction ?? 'desc'}</caption>
+                <caption className="visually-hidden">
+                  Deals, sorted by {search.sort ?? 'created_at'} {search.direction ?? 'desc'}
+                </caption>
                 <thead>
                   <tr>
                     <SortHeader field="title" label="Title" search={search} onSort={sortBy} />

@@ -17,7 +17,13 @@ export function ExternalIds({ org }: { org: Org }) {
   const [external, setExternal] = useState('');
   const [missing, setMissing] = useState<{ app?: string; external?: string }>({});
   const link = useMutation({
-    mutationFn: () => unwrap(api.PUT('/api/v1/orgs/{org_id}/external-ids', { params: { path: { org_id: org.id } }, body: { source_app: app.trim(), external_org_id: external.trim() } })),
+    mutationFn: () =>
+      unwrap(
+        api.PUT('/api/v1/orgs/{org_id}/external-ids', {
+          params: { path: { org_id: org.id } },
+          body: { source_app: app.trim(), external_org_id: external.trim() },
+        }),
+      ),
     onSuccess: () => {
       setApp('');
       setExternal('');
@@ -38,18 +44,40 @@ export function ExternalIds({ org }: { org: Org }) {
       ) : (
         <table className="table table-spaced">
           <caption className="visually-hidden">External ids</caption>
-          <thead><tr><th scope="col">App (source_app)</th><th scope="col">Its tenant id</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">App (source_app)</th>
+              <th scope="col">Its tenant id</th>
+            </tr>
+          </thead>
           <tbody>
             {org.external_ids.map((x) => (
-              <tr key={`${x.source_app}\u0000${x.external_org_id}`}><td>{x.source_app}</td><td>{x.external_org_id}</td></tr>
+              <tr key={`${x.source_app}\u0000${x.external_org_id}`}>
+                <td>{x.source_app}</td>
+                <td>{x.external_org_id}</td>
+              </tr>
             ))}
           </tbody>
         </table>
       )}
       <form onSubmit={submit} className="inline-form" aria-label="Link an external id" noValidate>
-        <TextField label="Source app" value={app} onChange={(e) => setApp(e.target.value)} maxLength={100} error={missing.app ?? fieldError(link.error, 'source_app')} />
-        <TextField label="External org id" value={external} onChange={(e) => setExternal(e.target.value)} maxLength={200} error={missing.external ?? fieldError(link.error, 'external_org_id')} />
-        <Button type="submit" variant="primary" disabled={link.isPending}>Link</Button>
+        <TextField
+          label="Source app"
+          value={app}
+          onChange={(e) => setApp(e.target.value)}
+          maxLength={100}
+          error={missing.app ?? fieldError(link.error, 'source_app')}
+        />
+        <TextField
+          label="External org id"
+          value={external}
+          onChange={(e) => setExternal(e.target.value)}
+          maxLength={200}
+          error={missing.external ?? fieldError(link.error, 'external_org_id')}
+        />
+        <Button type="submit" variant="primary" disabled={link.isPending}>
+          Link
+        </Button>
       </form>
       <FormError error={link.error} />
       {link.isSuccess ? <Alert tone="success">Linked.</Alert> : null}

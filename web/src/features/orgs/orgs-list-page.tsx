@@ -24,23 +24,45 @@ export function OrgsListPage() {
   });
   return (
     <Page title="Organizations">
-      <form className="filters" aria-label="Search organizations" onSubmit={(e) => { e.preventDefault(); void navigate({ search: compact({ q: q.trim() || undefined }) }); }}>
+      <form
+        className="filters"
+        aria-label="Search organizations"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void navigate({ search: compact({ q: q.trim() || undefined }) });
+        }}
+      >
         <TextField label="Name or domain contains" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
         <Button type="submit">Search</Button>
       </form>
       {orgs.isPending ? <Loading label="Loading organizations…" /> : null}
       {orgs.isError ? <ErrorState error={orgs.error} onRetry={() => void orgs.refetch()} /> : null}
-      {orgs.data && orgs.data.data.length === 0 ? <Empty>{search.q ? `No organization matches “${search.q}”.` : 'No organization yet: they appear when an integration resolves one or creates it.'}</Empty> : null}
+      {orgs.data && orgs.data.data.length === 0 ? (
+        <Empty>
+          {search.q ? `No organization matches “${search.q}”.` : 'No organization yet: they appear when an integration resolves one or creates it.'}
+        </Empty>
+      ) : null}
       {orgs.data && orgs.data.data.length > 0 ? (
         <>
           <div className="table-wrap">
             <table className="table">
               <caption className="visually-hidden">Organizations</caption>
-              <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">External ids</th><th scope="col">Created</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Domain</th>
+                  <th scope="col">External ids</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
               <tbody>
                 {orgs.data.data.map((o) => (
                   <tr key={o.id}>
-                    <td><Link to="/orgs/$orgId" params={{ orgId: String(o.id) }}>{o.name}</Link></td>
+                    <td>
+                      <Link to="/orgs/$orgId" params={{ orgId: String(o.id) }}>
+                        {o.name}
+                      </Link>
+                    </td>
                     <td>{o.domain ?? '—'}</td>
                     <td>{o.external_ids.length === 0 ? '—' : o.external_ids.map((x) => `${x.source_app}: ${x.external_org_id}`).join(', ')}</td>
                     <td>{formatDateTime(o.created_at)}</td>

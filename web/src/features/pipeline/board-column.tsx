@@ -8,7 +8,13 @@ import { boardColumnQuery, type BoardFilters } from './board-query';
 import { DealCard } from './deal-card';
 
 /** One status column: its deals (boardColumnQuery), a "Show more" for the next page. */
-export function BoardColumn({ status, filters, onMove, movingId, now }: {
+export function BoardColumn({
+  status,
+  filters,
+  onMove,
+  movingId,
+  now,
+}: {
   status: DealStatus;
   filters: BoardFilters;
   onMove: (deal: Deal, to: DealStatus) => void;
@@ -35,7 +41,11 @@ export function BoardColumn({ status, filters, onMove, movingId, now }: {
         ))}
       </ul>
       {deals.hasNextPage ? (
-        <Button onClick={() => void deals.fetchNextPage()} disabled={deals.isFetchingNextPage} aria-label={`Show more ${STATUS_LABEL[status].toLowerCase()} deals`}>
+        <Button
+          onClick={() => void deals.fetchNextPage()}
+          disabled={deals.isFetchingNextPage}
+          aria-label={`Show more ${STATUS_LABEL[status].toLowerCase()} deals`}
+        >
           {deals.isFetchingNextPage ? 'Loading…' : 'Show more'}
         </Button>
       ) : null}

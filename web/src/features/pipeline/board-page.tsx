@@ -14,11 +14,12 @@ import { BoardColumn } from './board-column';
 
 const route = getRouteApi('/signed-in/pipeline');
 
-const statusOf = (id: unknown) => (DEAL_STATUSES as readonly unknown[]).includes(id) ? (id as DealStatus) : null;
+const statusOf = (id: unknown) => ((DEAL_STATUSES as readonly unknown[]).includes(id) ? (id as DealStatus) : null);
 
 /** What screen readers hear while a card is dragged with the keyboard. */
 const announcements: Announcements = {
-  onDragStart: ({ active }) => `Picked up ${(active.data.current?.deal as Deal | undefined)?.title ?? 'the deal'}. Use the arrow keys to move it over a column, Space to drop, Escape to cancel.`,
+  onDragStart: ({ active }) =>
+    `Picked up ${(active.data.current?.deal as Deal | undefined)?.title ?? 'the deal'}. Use the arrow keys to move it over a column, Space to drop, Escape to cancel.`,
   onDragOver: ({ over }) => (statusOf(over?.id) ? `Over the ${STATUS_LABEL[statusOf(over?.id)!]} column.` : 'Not over a column.'),
   onDragEnd: ({ over }) => (statusOf(over?.id) ? `Dropped on ${STATUS_LABEL[statusOf(over?.id)!]}.` : 'Dropped outside the columns; nothing changed.'),
   onDragCancel: () => 'Moving cancelled; nothing changed.',
@@ -55,7 +56,6 @@ export function BoardPage() {
     <Page title="Pipeline">
       <form
         className="filters"
-       
         aria-label="Filter the board"
         onSubmit={(e) => {
           e.preventDefault();
@@ -64,14 +64,31 @@ export function BoardPage() {
       >
         <UserFilter value={search.owner} onChange={(owner) => setFilters({ owner })} />
         <OrgPicker value={search.org} onChange={(org) => setFilters({ org })} />
-        <TextField label="Title contains" type="search" value={qInput} onChange={(e) => setQInput(e.target.value)} onBlur={() => setFilters({ q: qInput.trim() || undefined })} />
+        <TextField
+          label="Title contains"
+          type="search"
+          value={qInput}
+          onChange={(e) => setQInput(e.target.value)}
+          onBlur={() => setFilters({ q: qInput.trim() || undefined })}
+        />
       </form>
       {move.isError && !losing ? <Alert>Could not move the deal: {move.error.message}. The board shows the saved state.</Alert> : null}
-      {move.isSuccess ? <Alert tone="success">Moved “{move.data.title}” to {STATUS_LABEL[move.data.status]}.</Alert> : null}
+      {move.isSuccess ? (
+        <Alert tone="success">
+          Moved “{move.data.title}” to {STATUS_LABEL[move.data.status]}.
+        </Alert>
+      ) : null}
       <DndContext sensors={sensors} onDragEnd={onDragEnd} accessibility={{ announcements }}>
         <div className="board">
           {DEAL_STATUSES.map((status) => (
-            <BoardColumn key={status} status={status} filters={filters} onMove={requestMove} movingId={move.isPending ? move.variables.deal.id : null} now={now} />
+            <BoardColumn
+              key={status}
+              status={status}
+              filters={filters}
+              onMove={requestMove}
+              movingId={move.isPending ? move.variables.deal.id : null}
+              now={now}
+            />
           ))}
         </div>
       </DndContext>

@@ -22,7 +22,16 @@ export const boardColumnQuery = (status: DealStatus, filters: BoardFilters) =>
       unwrap(
         api.GET('/api/v1/deals', {
           params: {
-            query: { status, owner_user_id: filters.owner, org_id: filters.org, q: filters.q, sort: 'updated_at', direction: 'desc', per_page: PAGE, page: pageParam },
+            query: {
+              status,
+              owner_user_id: filters.owner,
+              org_id: filters.org,
+              q: filters.q,
+              sort: 'updated_at',
+              direction: 'desc',
+              per_page: PAGE,
+              page: pageParam,
+            },
           },
         }),
       ),

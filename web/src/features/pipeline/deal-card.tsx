@@ -10,7 +10,13 @@ import { formatDateTime } from '../../lib/format';
  * One deal on the board. It is dragged by its handle (pointer, or Space and the arrow keys
  * through dnd-kit's keyboard sensor), or moved with the "Move" menu: the plain keyboard way.
  */
-export function DealCard({ deal, ownerName, onMove, moving, now }: {
+export function DealCard({
+  deal,
+  ownerName,
+  onMove,
+  moving,
+  now,
+}: {
   deal: Deal;
   ownerName: string;
   onMove: (deal: Deal, to: DealStatus) => void;
@@ -23,7 +29,13 @@ export function DealCard({ deal, ownerName, onMove, moving, now }: {
   const idle = daysSince(deal.last_activity_at, now);
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined;
   return (
-    <li ref={setNodeRef} style={style} className={['card', isDragging ? 'dragging' : '', moving ? 'moving' : ''].join(' ')} aria-busy={moving || undefined} data-deal-id={deal.id}>
+    <li
+      ref={setNodeRef}
+      style={style}
+      className={['card', isDragging ? 'dragging' : '', moving ? 'moving' : ''].join(' ')}
+      aria-busy={moving || undefined}
+      data-deal-id={deal.id}
+    >
       <div className="card-top">
         <button type="button" className="drag-handle" aria-label={`Drag ${deal.title}`} {...attributes} {...listeners}>
           ⠿

@@ -76,7 +76,9 @@ export function GlobalSearch() {
       </Button>
       <Dialog title="Search" isOpen={open} onOpenChange={setOpen}>
         <div className="dialog-body search-dialog">
-          <label htmlFor="global-search" className="visually-hidden">Search organizations, contacts, deals and tickets</label>
+          <label htmlFor="global-search" className="visually-hidden">
+            Search organizations, contacts, deals and tickets
+          </label>
           <input
             id="global-search"
             type="search"
@@ -100,7 +102,16 @@ export function GlobalSearch() {
             <SearchResults q={typed} results={results} onPick={close} />
           </div>
           <p className="muted">
-            <a href={`/search?q=${encodeURIComponent(q)}`} onClick={(e) => { e.preventDefault(); close(); void navigate({ to: '/search', search: { q } }); }}>See more results</a>
+            <a
+              href={`/search?q=${encodeURIComponent(q)}`}
+              onClick={(e) => {
+                e.preventDefault();
+                close();
+                void navigate({ to: '/search', search: { q } });
+              }}
+            >
+              See more results
+            </a>
           </p>
         </div>
       </Dialog>

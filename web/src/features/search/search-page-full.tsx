@@ -16,7 +16,13 @@ export function SearchPage() {
   const results = useSearchResults(q, 25);
   return (
     <Page title="Search">
-      <form className="filters" onSubmit={(e) => { e.preventDefault(); void navigate({ search: text.trim() ? { q: text.trim() } : {} }); }}>
+      <form
+        className="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void navigate({ search: text.trim() ? { q: text.trim() } : {} });
+        }}
+      >
         <TextField label="Search for" type="search" value={text} onChange={(e) => setText(e.target.value)} />
         <Button type="submit">Search</Button>
       </form>

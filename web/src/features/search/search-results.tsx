@@ -12,19 +12,23 @@ export function SearchResults({ q, results, onPick }: { q: string; results: Retu
   if (results.groups.every((g) => g.hits.length === 0)) return <Empty>Nothing matches “{q}”.</Empty>;
   return (
     <div className="search-results">
-      {results.groups.filter((g) => g.hits.length > 0).map((g) => (
-        <section key={g.kind} aria-label={PLURAL[g.kind]}>
-          <h3>{PLURAL[g.kind]} <span className="count">{g.total.toLocaleString()}</span></h3>
-          <ul className="plain-list">
-            {g.hits.map((h) => (
-              <li key={h.id}>
-                <HitLink hit={h} onClick={onPick} />
-                {h.detail ? <span className="muted"> · {h.detail}</span> : null}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ))}
+      {results.groups
+        .filter((g) => g.hits.length > 0)
+        .map((g) => (
+          <section key={g.kind} aria-label={PLURAL[g.kind]}>
+            <h3>
+              {PLURAL[g.kind]} <span className="count">{g.total.toLocaleString()}</span>
+            </h3>
+            <ul className="plain-list">
+              {g.hits.map((h) => (
+                <li key={h.id}>
+                  <HitLink hit={h} onClick={onPick} />
+                  {h.detail ? <span className="muted"> · {h.detail}</span> : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
     </div>
   );
 }

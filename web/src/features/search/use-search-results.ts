@@ -19,16 +19,40 @@ export function useSearchResults(q: string, perKind: number) {
     queries: [
       { queryKey: ['search', 'orgs', query], queryFn: () => unwrap(api.GET('/api/v1/orgs', { params: { query } })), enabled },
       { queryKey: ['search', 'contacts', query], queryFn: () => unwrap(api.GET('/api/v1/contacts', { params: { query } })), enabled },
-      { queryKey: ['search', 'deals', query], queryFn: () => unwrap(api.GET('/api/v1/deals', { params: { query: { ...query, sort: 'updated_at' } } })), enabled },
-      { queryKey: ['search', 'tickets', query], queryFn: () => unwrap(api.GET('/api/v1/support/tickets', { params: { query: { ...query, sort: 'updated_at' } } })), enabled },
+      {
+        queryKey: ['search', 'deals', query],
+        queryFn: () => unwrap(api.GET('/api/v1/deals', { params: { query: { ...query, sort: 'updated_at' } } })),
+        enabled,
+      },
+      {
+        queryKey: ['search', 'tickets', query],
+        queryFn: () => unwrap(api.GET('/api/v1/support/tickets', { params: { query: { ...query, sort: 'updated_at' } } })),
+        enabled,
+      },
     ],
   });
   const [orgs, contacts, deals, tickets] = results;
   const groups: { kind: SearchHit['kind']; total: number; hits: SearchHit[] }[] = [
-    { kind: 'Organization', total: orgs.data?.pagination.total ?? 0, hits: (orgs.data?.data ?? []).map((o) => ({ kind: 'Organization', id: o.id, title: o.name, detail: o.domain ?? '' })) },
-    { kind: 'Contact', total: contacts.data?.pagination.total ?? 0, hits: (contacts.data?.data ?? []).map((c) => ({ kind: 'Contact', id: c.id, title: c.name ?? c.email ?? `Contact ${c.id}`, detail: c.email ?? '' })) },
-    { kind: 'Deal', total: deals.data?.pagination.total ?? 0, hits: (deals.data?.data ?? []).map((d) => ({ kind: 'Deal', id: d.id, title: d.title, detail: d.status })) },
-    { kind: 'Ticket', total: tickets.data?.pagination.total ?? 0, hits: (tickets.data?.data ?? []).map((t) => ({ kind: 'Ticket', id: t.id, title: t.title, detail: t.status })) },
+    {
+      kind: 'Organization',
+      total: orgs.data?.pagination.total ?? 0,
+      hits: (orgs.data?.data ?? []).map((o) => ({ kind: 'Organization', id: o.id, title: o.name, detail: o.domain ?? '' })),
+    },
+    {
+      kind: 'Contact',
+      total: contacts.data?.pagination.total ?? 0,
+      hits: (contacts.data?.data ?? []).map((c) => ({ kind: 'Contact', id: c.id, title: c.name ?? c.email ?? `Contact ${c.id}`, detail: c.email ?? '' })),
+    },
+    {
+      kind: 'Deal',
+      total: deals.data?.pagination.total ?? 0,
+      hits: (deals.data?.data ?? []).map((d) => ({ kind: 'Deal', id: d.id, title: d.title, detail: d.status })),
+    },
+    {
+      kind: 'Ticket',
+      total: tickets.data?.pagination.total ?? 0,
+      hits: (tickets.data?.data ?? []).map((t) => ({ kind: 'Ticket', id: t.id, title: t.title, detail: t.status })),
+    },
   ];
   return {
     groups,

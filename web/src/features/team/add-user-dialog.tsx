@@ -46,7 +46,14 @@ export function AddUserDialog({ isOpen, onOpenChange, canMakeOwner }: { isOpen: 
           <option value="admin">admin</option>
           {canMakeOwner ? <option value="owner">owner</option> : null}
         </SelectField>
-        <TextField label="First password" type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} error={errors.password} />
+        <TextField
+          label="First password"
+          type="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={(e) => setForm({ ...form, password: e.target.value })}
+          error={errors.password}
+        />
         <label className="checkbox">
           <input type="checkbox" checked={form.support_enabled} onChange={(e) => setForm({ ...form, support_enabled: e.target.checked })} />
           <span>Works support tickets</span>

@@ -12,7 +12,8 @@ export function useTeam(page: number) {
 export function useAddUser() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: { email: string; display_name: string; role: Role; password: string; support_enabled: boolean }) => unwrap(api.POST('/api/v1/users', { body })),
+    mutationFn: (body: { email: string; display_name: string; role: Role; password: string; support_enabled: boolean }) =>
+      unwrap(api.POST('/api/v1/users', { body })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['team'] }),
   });
 }

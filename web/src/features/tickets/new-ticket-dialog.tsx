@@ -59,8 +59,22 @@ export function NewTicketDialog({ isOpen, onClose, initialOrg }: { isOpen: boole
   return (
     <Dialog title="New ticket" isOpen={isOpen} onOpenChange={(open) => (open ? undefined : onClose())}>
       <form onSubmit={submit} className="dialog-body" noValidate>
-        <OrgPicker value={org} onChange={(v) => { setOrg(v); setContact(''); }} isRequired error={missing.org ?? fieldError(create.error, 'org_id')} />
-        <SelectField label="Contact" value={contact} onChange={(e) => setContact(e.target.value)} disabled={org === undefined} error={missing.contact ?? fieldError(create.error, 'contact_id')}>
+        <OrgPicker
+          value={org}
+          onChange={(v) => {
+            setOrg(v);
+            setContact('');
+          }}
+          isRequired
+          error={missing.org ?? fieldError(create.error, 'org_id')}
+        />
+        <SelectField
+          label="Contact"
+          value={contact}
+          onChange={(e) => setContact(e.target.value)}
+          disabled={org === undefined}
+          error={missing.contact ?? fieldError(create.error, 'contact_id')}
+        >
           <option value="">A new contact (by e-mail)</option>
           {(contacts.data?.data ?? []).map((c) => (
             <option key={c.id} value={c.id}>
@@ -68,9 +82,28 @@ export function NewTicketDialog({ isOpen, onClose, initialOrg }: { isOpen: boole
             </option>
           ))}
         </SelectField>
-        {contact === '' ? <TextField label="Contact e-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError(create.error, 'contact_email')} /> : null}
-        <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={500} error={missing.title ?? fieldError(create.error, 'title')} />
-        <TextAreaField label="Details" value={details} onChange={(e) => setDetails(e.target.value)} error={missing.details ?? fieldError(create.error, 'details')} />
+        {contact === '' ? (
+          <TextField
+            label="Contact e-mail"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={fieldError(create.error, 'contact_email')}
+          />
+        ) : null}
+        <TextField
+          label="Title"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          maxLength={500}
+          error={missing.title ?? fieldError(create.error, 'title')}
+        />
+        <TextAreaField
+          label="Details"
+          value={details}
+          onChange={(e) => setDetails(e.target.value)}
+          error={missing.details ?? fieldError(create.error, 'details')}
+        />
         <FormError error={create.error} />
         <FormActions submitLabel="Open ticket" onCancel={onClose} pending={create.isPending} />
       </form>

@@ -64,16 +64,42 @@ function OwnerAndTitle({ ticket, patch }: { ticket: Ticket; patch: ReturnType<ty
   const agents = users.filter((u) => (u.support_enabled && u.is_active) || u.id === ticket.owner_user_id);
   return (
     <>
-      <form className="inline-form" onSubmit={(e) => { e.preventDefault(); patch.mutate({ owner_user_id: owner ? Number(owner) : null }); }}>
-        <SelectField label="Owner" value={owner} onChange={(e) => setOwner(e.target.value)} error={fieldError(patch.error, 'owner_user_id')} description="Support-enabled team members">
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          patch.mutate({ owner_user_id: owner ? Number(owner) : null });
+        }}
+      >
+        <SelectField
+          label="Owner"
+          value={owner}
+          onChange={(e) => setOwner(e.target.value)}
+          error={fieldError(patch.error, 'owner_user_id')}
+          description="Support-enabled team members"
+        >
           <option value="">Unassigned</option>
-          {agents.map((u) => <option key={u.id} value={u.id}>{u.display_name}</option>)}
+          {agents.map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.display_name}
+            </option>
+          ))}
         </SelectField>
-        <Button type="submit" disabled={patch.isPending || owner === (ticket.owner_user_id === null ? '' : String(ticket.owner_user_id))}>Assign</Button>
+        <Button type="submit" disabled={patch.isPending || owner === (ticket.owner_user_id === null ? '' : String(ticket.owner_user_id))}>
+          Assign
+        </Button>
       </form>
-      <form className="inline-form" onSubmit={(e) => { e.preventDefault(); patch.mutate({ title }); }}>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          patch.mutate({ title });
+        }}
+      >
         <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={500} error={fieldError(patch.error, 'title')} />
-        <Button type="submit" disabled={patch.isPending || title === ticket.title}>Rename</Button>
+        <Button type="submit" disabled={patch.isPending || title === ticket.title}>
+          Rename
+        </Button>
       </form>
     </>
   );
@@ -104,7 +130,9 @@ function AddLogForm({ ticketId }: { ticketId: number }) {
       <TextField label="Channel" value={channel} onChange={(e) => setChannel(e.target.value)} maxLength={50} error={fieldError(add.error, 'channel')} />
       <FormError error={add.error} />
       {add.isSuccess ? <Alert tone="success">Log added.</Alert> : null}
-      <Button type="submit" variant="primary" disabled={add.isPending}>Add log</Button>
+      <Button type="submit" variant="primary" disabled={add.isPending}>
+        Add log
+      </Button>
     </form>
   );
 }
@@ -124,7 +152,11 @@ function TicketLogs({ ticketId }: { ticketId: number }) {
       <ol className="entries" aria-label="Logs">
         {logs.data.data.map((l) => (
           <li key={l.id} className="entry">
-            <p className="entry-head"><span className="muted">{formatDateTime(l.created_at)} · {l.channel} · {l.author_user_id === null ? 'through the API' : userName(l.author_user_id)}</span></p>
+            <p className="entry-head">
+              <span className="muted">
+                {formatDateTime(l.created_at)} · {l.channel} · {l.author_user_id === null ? 'through the API' : userName(l.author_user_id)}
+              </span>
+            </p>
             <p className="entry-body">{l.note}</p>
           </li>
         ))}
@@ -146,22 +178,66 @@ export function TicketPage() {
   });
   const org = useQuery({ ...orgQuery(ticket.data?.org_id ?? 0), enabled: ticket.isSuccess });
   const contact = useQuery({ ...contactQuery(ticket.data?.contact_id ?? 0), enabled: Boolean(ticket.data?.contact_id) });
-  if (ticket.isPending) return <Page title="Ticket"><Loading label="Loading the ticket…" /></Page>;
-  if (ticket.isError) return <Page title="Ticket"><ErrorState error={ticket.error} thing="ticket" onRetry={() => void ticket.refetch()} /></Page>;
+  if (ticket.isPending)
+    return (
+      <Page title="Ticket">
+        <Loading label="Loading the ticket…" />
+      </Page>
+    );
+  if (ticket.isError)
+    return (
+      <Page title="Ticket">
+        <ErrorState error={ticket.error} thing="ticket" onRetry={() => void ticket.refetch()} />
+      </Page>
+    );
   const t = ticket.data;
   return (
     <Page title={t.title}>
       <p className="related">
-        Organization: <Link to="/orgs/$orgId" params={{ orgId: String(t.org_id) }}>{org.data?.name ?? `Organization ${t.org_id}`}</Link>
-        {t.contact_id !== null ? <>{' · '}Contact: <Link to="/contacts/$contactId" params={{ contactId: String(t.contact_id) }}>{contact.data?.name ?? contact.data?.email ?? `Contact ${t.contact_id}`}</Link></> : null}
+        Organization:{' '}
+        <Link to="/orgs/$orgId" params={{ orgId: String(t.org_id) }}>
+          {org.data?.name ?? `Organization ${t.org_id}`}
+        </Link>
+        {t.contact_id !== null ? (
+          <>
+            {' · '}Contact:{' '}
+            <Link to="/contacts/$contactId" params={{ contactId: String(t.contact_id) }}>
+              {contact.data?.name ?? contact.data?.email ?? `Contact ${t.contact_id}`}
+            </Link>
+          </>
+        ) : null}
       </p>
       <dl className="facts">
-        <div><dt>Status</dt><dd><span className={`status status-${t.status}`}>{TICKET_STATUS_LABEL[t.status]}</span></dd></div>
-        <div><dt>Owner</dt><dd>{userName(t.owner_user_id)}</dd></div>
-        <div><dt>Channel</dt><dd>{t.channel}</dd></div>
-        <div><dt>Created</dt><dd>{formatDateTime(t.created_at)}</dd></div>
-        {t.closed_at ? <div><dt>Closed</dt><dd>{formatDateTime(t.closed_at)}</dd></div> : null}
-        {t.external_reference ? <div><dt>External reference</dt><dd>{t.external_reference}</dd></div> : null}
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={`status status-${t.status}`}>{TICKET_STATUS_LABEL[t.status]}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Owner</dt>
+          <dd>{userName(t.owner_user_id)}</dd>
+        </div>
+        <div>
+          <dt>Channel</dt>
+          <dd>{t.channel}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(t.created_at)}</dd>
+        </div>
+        {t.closed_at ? (
+          <div>
+            <dt>Closed</dt>
+            <dd>{formatDateTime(t.closed_at)}</dd>
+          </div>
+        ) : null}
+        {t.external_reference ? (
+          <div>
+            <dt>External reference</dt>
+            <dd>{t.external_reference}</dd>
+          </div>
+        ) : null}
       </dl>
       <p className="details">{t.details}</p>
       <div className="columns">

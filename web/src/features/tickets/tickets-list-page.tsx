@@ -35,31 +35,53 @@ export function TicketsListPage() {
     queryFn: () => unwrap(api.GET('/api/v1/support/tickets', { params: { query: ticketsQuery(search, session.user.id) } })),
     placeholderData: keepPreviousData,
   });
-  const change = (next: Partial<TicketsSearch>) => void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? next.page : undefined }) });
+  const change = (next: Partial<TicketsSearch>) =>
+    void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? next.page : undefined }) });
   return (
-    <Page title="Tickets" actions={<Button variant="primary" onClick={() => setCreating(true)}>New ticket</Button>}>
+    <Page
+      title="Tickets"
+      actions={
+        <Button variant="primary" onClick={() => setCreating(true)}>
+          New ticket
+        </Button>
+      }
+    >
       <nav aria-label="Ticket views" className="tabs">
         <ul>
           {TICKET_VIEWS.map((v) => (
             <li key={v}>
-              <Link to="/tickets" search={compact({ ...search, view: v, page: undefined })} aria-current={view === v ? 'page' : undefined} className={view === v ? 'active' : undefined}>
+              <Link
+                to="/tickets"
+                search={compact({ ...search, view: v, page: undefined })}
+                aria-current={view === v ? 'page' : undefined}
+                className={view === v ? 'active' : undefined}
+              >
                 {VIEW_LABEL[v]}
               </Link>
             </li>
           ))}
         </ul>
       </nav>
-      <form className="filters" aria-label="Filter tickets" onSubmit={(e) => { e.preventDefault(); change({ q: q.trim() || undefined }); }}>
+      <form
+        className="filters"
+        aria-label="Filter tickets"
+        onSubmit={(e) => {
+          e.preventDefault();
+          change({ q: q.trim() || undefined });
+        }}
+      >
         <TextField label="Title contains" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
         <Button type="submit">Search</Button>
         <OrgPicker value={search.org_id} onChange={(org_id) => change({ org_id })} />
-        {view !== 'mine' ? (
-          <UserFilter value={search.owner_user_id} onChange={(owner_user_id) => change({ owner_user_id })} />
-        ) : null}
+        {view !== 'mine' ? <UserFilter value={search.owner_user_id} onChange={(owner_user_id) => change({ owner_user_id })} /> : null}
         <TextField label="Created from" type="date" value={search.created_from ?? ''} onChange={(e) => change({ created_from: e.target.value || undefined })} />
         <TextField label="Created to" type="date" value={search.created_to ?? ''} onChange={(e) => change({ created_to: e.target.value || undefined })} />
         <SelectField label="Sort by" value={search.sort ?? 'created_at'} onChange={(e) => change({ sort: e.target.value as TicketsSearch['sort'] })}>
-          {TICKET_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}
+          {TICKET_SORTS.map((s) => (
+            <option key={s} value={s}>
+              {SORT_LABEL[s]}
+            </option>
+          ))}
         </SelectField>
         <SelectField label="Direction" value={search.direction ?? 'desc'} onChange={(e) => change({ direction: e.target.value as 'asc' | 'desc' })}>
           <option value="desc">Descending</option>
@@ -68,20 +90,37 @@ export function TicketsListPage() {
       </form>
       {tickets.isPending ? <Loading label="Loading tickets…" /> : null}
       {tickets.isError ? <ErrorState error={tickets.error} onRetry={() => void tickets.refetch()} /> : null}
-      {tickets.data && tickets.data.data.length === 0 ? <Empty>No ticket in this view{search.q || search.org_id || search.owner_user_id || search.created_from || search.created_to ? ' with these filters' : ''}.</Empty> : null}
+      {tickets.data && tickets.data.data.length === 0 ? (
+        <Empty>
+          No ticket in this view{search.q || search.org_id || search.owner_user_id || search.created_from || search.created_to ? ' with these filters' : ''}.
+        </Empty>
+      ) : null}
       {tickets.data && tickets.data.data.length > 0 ? (
         <>
           <div className="table-wrap">
             <table className="table">
               <caption className="visually-hidden">{VIEW_LABEL[view]} tickets</caption>
               <thead>
-                <tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Owner</th><th scope="col">Channel</th><th scope="col">Created</th><th scope="col">Updated</th></tr>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Owner</th>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Updated</th>
+                </tr>
               </thead>
               <tbody>
                 {tickets.data.data.map((t) => (
                   <tr key={t.id}>
-                    <td><Link to="/tickets/$ticketId" params={{ ticketId: String(t.id) }}>{t.title}</Link></td>
-                    <td><span className={`status status-${t.status}`}>{TICKET_STATUS_LABEL[t.status]}</span></td>
+                    <td>
+                      <Link to="/tickets/$ticketId" params={{ ticketId: String(t.id) }}>
+                        {t.title}
+                      </Link>
+                    </td>
+                    <td>
+                      <span className={`status status-${t.status}`}>{TICKET_STATUS_LABEL[t.status]}</span>
+                    </td>
                     <td>{userName(t.owner_user_id)}</td>
                     <td>{t.channel}</td>
                     <td>{formatDateTime(t.created_at)}</td>

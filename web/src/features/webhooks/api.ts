@@ -4,7 +4,13 @@ import type { EventType } from '../../lib/types';
 
 /** The catalog, in the order the forms list it (the type checks each name against the API). */
 export const EVENT_TYPES: EventType[] = [
-  'deal.created', 'deal.won', 'deal.lost', 'deal.activity.created', 'support.ticket.opened', 'support.ticket.closed', 'support.log.created',
+  'deal.created',
+  'deal.won',
+  'deal.lost',
+  'deal.activity.created',
+  'support.ticket.opened',
+  'support.ticket.closed',
+  'support.log.created',
 ];
 
 export interface DeliveryFilters {
@@ -95,9 +101,12 @@ export const useDeleteEndpoint = () => useWebhookMutation((id: number) => unwrap
 export const useRotateSecret = () =>
   useWebhookMutation((id: number) => unwrap(api.POST('/api/v1/webhooks/endpoints/{id}/rotate-secret', { params: { path: { id } }, body: {} })));
 export const useRecover = () =>
-  useWebhookMutation(({ id, since }: { id: number; since: string }) => unwrap(api.POST('/api/v1/webhooks/endpoints/{id}/recover', { params: { path: { id } }, body: { since } })));
+  useWebhookMutation(({ id, since }: { id: number; since: string }) =>
+    unwrap(api.POST('/api/v1/webhooks/endpoints/{id}/recover', { params: { path: { id } }, body: { since } })),
+  );
 export const useTestSend = () =>
   useWebhookMutation(({ id, event_type }: { id: number; event_type: EventType }) =>
     unwrap(api.POST('/api/v1/webhooks/endpoints/{id}/test', { params: { path: { id } }, body: { event_type } })),
   );
-export const useRetry = () => useWebhookMutation((id: number) => unwrap(api.POST('/api/v1/webhooks/deliveries/{id}/retry', { params: { path: { id } }, body: {} })));
+export const useRetry = () =>
+  useWebhookMutation((id: number) => unwrap(api.POST('/api/v1/webhooks/deliveries/{id}/retry', { params: { path: { id } }, body: {} })));

@@ -23,7 +23,11 @@ export function DeliveriesPage() {
           <option value="sent">sent</option>
           <option value="failed">failed</option>
         </SelectField>
-        <SelectField label="Event type" value={filters.event_type ?? ''} onChange={(e) => set({ event_type: (e.target.value || undefined) as EventType | undefined })}>
+        <SelectField
+          label="Event type"
+          value={filters.event_type ?? ''}
+          onChange={(e) => set({ event_type: (e.target.value || undefined) as EventType | undefined })}
+        >
           <option value="">Any</option>
           {EVENT_TYPES.map((t) => (
             <option key={t} value={t}>
@@ -31,7 +35,11 @@ export function DeliveriesPage() {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Endpoint" value={filters.endpoint_id ?? ''} onChange={(e) => set({ endpoint_id: e.target.value ? Number(e.target.value) : undefined })}>
+        <SelectField
+          label="Endpoint"
+          value={filters.endpoint_id ?? ''}
+          onChange={(e) => set({ endpoint_id: e.target.value ? Number(e.target.value) : undefined })}
+        >
           <option value="">Any</option>
           {endpoints.data?.data.map((ep) => (
             <option key={ep.id} value={ep.id}>

@@ -14,14 +14,25 @@ export function DeliveriesTable({ deliveries, endpoints, caption }: { deliveries
             <Link to="/webhooks/deliveries/$deliveryId" params={{ deliveryId: String(d.id) }}>
               #{d.id}
             </Link>
-            {d.test ? <> <span className="badge badge-neutral">test</span></> : null}
+            {d.test ? (
+              <>
+                {' '}
+                <span className="badge badge-neutral">test</span>
+              </>
+            ) : null}
           </td>
           <td className="mono">{d.event_type}</td>
           <td>{names.get(d.endpoint_id) ?? `#${d.endpoint_id}`}</td>
           <td>
             <DeliveryStatus delivery={d} />
           </td>
-          <td>{d.response_status === null ? '—' : d.response_status === 0 ? d.error : `${d.response_status}${d.error && d.error !== 'http_status' ? ` ${d.error}` : ''}`}</td>
+          <td>
+            {d.response_status === null
+              ? '—'
+              : d.response_status === 0
+                ? d.error
+                : `${d.response_status}${d.error && d.error !== 'http_status' ? ` ${d.error}` : ''}`}
+          </td>
           <td>{d.attempts}</td>
           <td>{formatDateTime(d.created_at)}</td>
         </tr>

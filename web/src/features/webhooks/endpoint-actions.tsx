@@ -94,7 +94,14 @@ function RotateDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClos
     );
   }
   return (
-    <ConfirmDialog title="Rotate the signing secret?" isOpen onOpenChange={(o) => !o && onClose()} confirmLabel="Rotate secret" pending={rotate.isPending} onConfirm={() => rotate.mutate(endpoint.id)}>
+    <ConfirmDialog
+      title="Rotate the signing secret?"
+      isOpen
+      onOpenChange={(o) => !o && onClose()}
+      confirmLabel="Rotate secret"
+      pending={rotate.isPending}
+      onConfirm={() => rotate.mutate(endpoint.id)}
+    >
       {rotate.error ? <Alert>{rotate.error.message}</Alert> : null}
       <p>A new secret signs every delivery from now on. For the next 24 hours the old secret signs them too, so nothing breaks while you deploy:</p>
       <ul>

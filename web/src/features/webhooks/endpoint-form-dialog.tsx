@@ -72,7 +72,14 @@ export function EndpointFormDialog({ endpoint, isOpen, onOpenChange }: { endpoin
       <form onSubmit={submit} noValidate>
         {errors.form ? <Alert>{errors.form}</Alert> : null}
         <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} autoFocus />
-        <TextField label="URL" type="url" value={url} onChange={(e) => setUrl(e.target.value)} error={errors.url} description="HTTPS only; private and internal addresses are refused." />
+        <TextField
+          label="URL"
+          type="url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          error={errors.url}
+          description="HTTPS only; private and internal addresses are refused."
+        />
         <CheckboxGroup
           legend="Event types"
           options={EVENT_TYPES.map((t) => ({ value: t, label: <span className="mono">{t}</span> }))}

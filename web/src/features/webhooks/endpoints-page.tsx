@@ -64,7 +64,9 @@ export function EndpointsPage() {
                     {h && h.pending > 0 ? <div className="muted">{h.pending} waiting</div> : null}
                   </td>
                   <td title={formatDateTime(h?.last_failure_at)}>
-                    {h?.last_failure_at ? `${formatRelative(h.last_failure_at)}: ${h.last_failure_error}${h.last_failure_status ? ` (${h.last_failure_status})` : ''}` : '—'}
+                    {h?.last_failure_at
+                      ? `${formatRelative(h.last_failure_at)}: ${h.last_failure_error}${h.last_failure_status ? ` (${h.last_failure_status})` : ''}`
+                      : '—'}
                   </td>
                 </tr>
               );
