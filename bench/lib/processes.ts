@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -79,6 +80,21 @@ export interface PinnedServer {
 }
 
 /** Starts a server script that prints `{"url": …}` once listening; stop() sends SIGTERM and waits. */
+/**
+ * `custops serve` (bench/lib/server-child.ts) on the server core, as every scenario runs it: loopback,
+ * a free port, no Redis, warnings only, a fresh secret key unless the scenario gives its own.
+ */
+export function startServiceChild(settings: NodeJS.ProcessEnv & { DATABASE_URL: string; CUSTOPS_DATA_DIR: string }): Promise<PinnedServer> {
+  return startPinnedServer('bench/lib/server-child.ts', {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    REDIS_URL: '',
+    CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+    ...settings,
+  });
+}
+
 export async function startPinnedServer(script: string, env: NodeJS.ProcessEnv, core = SERVER_CORE): Promise<PinnedServer> {
   const child = spawnPinned(core, script, env);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

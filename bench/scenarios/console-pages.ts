@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { seedConsoleAccount, type ConsoleAccount } from '../lib/console-data.ts';
 import { launchChromium } from '../lib/browser.ts';
-import { log, startPinnedServer } from '../lib/processes.ts';
+import { log, startServiceChild } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
 
 export const name = 'console-pages';
@@ -98,13 +97,8 @@ export async function run(_options: BenchOptions): Promise<void> {
       await handle.close();
     }
     log(`${name}: seeded ${big.counts.deals} deals / ${big.counts.deal_activities} activities and ${small.counts.deals} deals in ${Date.now() - started} ms`);
-    const server = await startPinnedServer('bench/lib/server-child.ts', {
+    const server = await startServiceChild({
       DATABASE_URL: `sqlite:${dbFile}`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
       CUSTOPS_DATA_DIR: dir,
     });
     const browser = await launchChromium();

@@ -11,7 +11,7 @@ import { seedDemo } from '../../src/demo/seed.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
 import { launchChromium } from '../lib/browser.ts';
-import { log, startPinnedServer } from '../lib/processes.ts';
+import { log, startServiceChild } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
 
 export const name = 'console';
@@ -116,12 +116,8 @@ export async function run(_options: BenchOptions): Promise<void> {
     await database.close();
     log(`${name}: demo account and ${DELIVERIES} deliveries ready`);
 
-    const server = await startPinnedServer('bench/lib/server-child.ts', {
+    const server = await startServiceChild({
       DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
       CUSTOPS_SECRET_KEY: secret,
       CUSTOPS_DATA_DIR: dir,
       CUSTOPS_CONSOLE_RATE_LIMIT_PER_MINUTE: '100000',

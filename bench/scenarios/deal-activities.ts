@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createScratchDatabase, seedDeals, type Engine, type ScratchDatabase, type SeededDeals } from '../lib/deal-data.ts';
 import { onEachEngine } from '../lib/engines.ts';
-import { log, startPinnedServer, type PinnedServer } from '../lib/processes.ts';
+import { log, startPinnedServer, startServiceChild, type PinnedServer } from '../lib/processes.ts';
 import { alternate, ROUNDS, type Combined } from '../lib/rounds.ts';
 import type { BenchOptions } from '../lib/types.ts';
 import { countWrites, failUnless } from './deal-activities-audit.ts';
@@ -64,12 +64,8 @@ interface EngineRun {
 const activitiesPath = (dealId: number) => `/api/v1/deals/${dealId}/activities`;
 
 function apiServer(r: EngineRun): Promise<PinnedServer> {
-  return startPinnedServer('bench/lib/server-child.ts', {
+  return startServiceChild({
     DATABASE_URL: r.db.url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    REDIS_URL: '',
     CUSTOPS_SECRET_KEY: r.secretKey,
     CUSTOPS_DATA_DIR: r.db.dir,
   });

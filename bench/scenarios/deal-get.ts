@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScratchDatabase, seedDeals, type Engine } from '../lib/deal-data.ts';
 import { onEachEngine } from '../lib/engines.ts';
-import { cpuMsOf, log, startPinnedServer, type PinnedServer } from '../lib/processes.ts';
+import { cpuMsOf, log, startPinnedServer, startServiceChild, type PinnedServer } from '../lib/processes.ts';
 import { alternate, ROUNDS, type Combined } from '../lib/rounds.ts';
 import type { BenchOptions } from '../lib/types.ts';
 
@@ -22,13 +21,8 @@ async function runEngine(engine: Engine, options: BenchOptions) {
   const servers: PinnedServer[] = [];
   try {
     const seed = await seedDeals(db.handle, { deals: DEALS, activities: DEALS });
-    const api = await startPinnedServer('bench/lib/server-child.ts', {
+    const api = await startServiceChild({
       DATABASE_URL: db.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
       CUSTOPS_DATA_DIR: db.dir,
     });
     servers.push(api);

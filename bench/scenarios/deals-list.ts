@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDealsDatabase } from '../lib/data.ts';
-import { log, runLoad, startPinnedServer } from '../lib/processes.ts';
+import { log, runLoad, startPinnedServer, startServiceChild } from '../lib/processes.ts';
 import type { BenchOptions, LoadFigures } from '../lib/types.ts';
 
 export const name = 'deals-list';
@@ -39,13 +38,8 @@ export async function run(options: BenchOptions): Promise<void> {
 
     const headers = { authorization: `Bearer ${account.key}` };
     const load = { headers, connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
-    const server = await startPinnedServer('bench/lib/server-child.ts', {
+    const server = await startServiceChild({
       DATABASE_URL: `sqlite:${db}`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
       CUSTOPS_DATA_DIR: dir,
     });
     let body: string;

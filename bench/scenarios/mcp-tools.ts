@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
@@ -6,7 +5,7 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { createScratchDatabase, seedDeals, type Engine } from '../lib/deal-data.ts';
 import { onEachEngine } from '../lib/engines.ts';
-import { cpuMsOf, log, runLoad, startPinnedServer, type LoadRequest } from '../lib/processes.ts';
+import { cpuMsOf, log, runLoad, startServiceChild, type LoadRequest } from '../lib/processes.ts';
 import { combine, ROUNDS, type Combined, type Load } from '../lib/rounds.ts';
 import type { BenchOptions } from '../lib/types.ts';
 
@@ -157,13 +156,8 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
   try {
     const seed = await seedDeals(db.handle, { deals: DEALS, activities: 0 });
     if (engine === 'postgres') await recountDealList(db.handle, seed.accountId);
-    const server = await startPinnedServer('bench/lib/server-child.ts', {
+    const server = await startServiceChild({
       DATABASE_URL: db.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
       CUSTOPS_DATA_DIR: db.dir,
     });
     try {

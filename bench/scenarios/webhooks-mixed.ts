@@ -5,7 +5,7 @@ import { Agent, request } from 'undici';
 import { encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
 import { makeTestPki, type TestPki } from '../../test/webhooks/helpers/tls.ts';
 import { createScratchDatabase, postgresBaseUrl, seedDeals, type Engine, type ScratchDatabase } from '../lib/deal-data.ts';
-import { cpuMsOf, log, runLoad, startPinnedServer, LOAD_CORE, type PinnedServer } from '../lib/processes.ts';
+import { cpuMsOf, log, runLoad, startPinnedServer, startServiceChild, LOAD_CORE, type PinnedServer } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
 
 export const name = 'webhooks-mixed';
@@ -98,12 +98,8 @@ export async function startService(engine: Engine, receiver: Receiver): Promise<
         updated_at: now,
       })
       .execute();
-    const server = await startPinnedServer('bench/lib/server-child.ts', {
+    const server = await startServiceChild({
       DATABASE_URL: db.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
       CUSTOPS_SECRET_KEY: secretKey.toString('hex'),
       CUSTOPS_DATA_DIR: db.dir,
       CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',

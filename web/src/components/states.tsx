@@ -2,6 +2,7 @@ import './work.css';
 import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api';
 import { Alert } from './alert';
+import { Page } from './page';
 import { Button } from './button';
 
 /** Shown while data loads: announced politely, with the layout kept calm. */
@@ -34,6 +35,26 @@ export function ErrorState({ error, thing, onRetry }: { error: unknown; thing?: 
       </span>{' '}
       {onRetry ? <Button onClick={onRetry}>Try again</Button> : null}
     </Alert>
+  );
+}
+
+/**
+ * A record page whose record is not here (yet): loading, or why it could not be read. Pages call it
+ * as `if (!query.isSuccess) return <RecordPageState …/>`, after which the record is at hand.
+ */
+export function RecordPageState({
+  query,
+  thing,
+  title,
+}: {
+  query: { isPending: boolean; error: unknown; refetch: () => unknown };
+  thing: string;
+  title: string;
+}) {
+  return (
+    <Page title={title}>
+      {query.isPending ? <Loading label={`Loading the ${thing}…`} /> : <ErrorState error={query.error} thing={thing} onRetry={() => void query.refetch()} />}
+    </Page>
   );
 }
 

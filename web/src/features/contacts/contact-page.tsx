@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { Page } from '../../components/page';
-import { Empty, ErrorState, Loading } from '../../components/states';
+import { Empty, ErrorState, Loading, RecordPageState } from '../../components/states';
 import { api, unwrap } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { contactQuery, orgQuery } from '../../lib/lookups';
@@ -27,18 +27,7 @@ export function ContactPage() {
     queryFn: () => unwrap(api.GET('/api/v1/support/tickets', { params: { query: { contact_id: id, per_page: 25 } } })),
     enabled: contact.isSuccess,
   });
-  if (contact.isPending)
-    return (
-      <Page title="Contact">
-        <Loading label="Loading the contact…" />
-      </Page>
-    );
-  if (contact.isError)
-    return (
-      <Page title="Contact">
-        <ErrorState error={contact.error} thing="contact" onRetry={() => void contact.refetch()} />
-      </Page>
-    );
+  if (!contact.isSuccess) return <RecordPageState query={contact} thing="contact" title="Contact" />;
   const c = contact.data;
   return (
     <Page title={c.name ?? c.email ?? `Contact ${c.id}`}>

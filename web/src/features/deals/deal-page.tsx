@@ -6,7 +6,7 @@ import { Button } from '../../components/button';
 import { SelectField } from '../../components/field';
 import { LostReasonDialog } from '../../components/lost-reason-dialog';
 import { Page } from '../../components/page';
-import { ErrorState, Loading } from '../../components/states';
+import { RecordPageState } from '../../components/states';
 import { api, unwrap } from '../../lib/api';
 import { useMoveDeal } from '../../lib/deal-moves';
 import { formatDateTime } from '../../lib/format';
@@ -93,18 +93,7 @@ export function DealPage() {
   const id = Number(dealId);
   const userName = useUserName();
   const deal = useQuery({ ...dealQuery(id), enabled: Number.isSafeInteger(id) && id > 0 });
-  if (deal.isPending)
-    return (
-      <Page title="Deal">
-        <Loading label="Loading the deal…" />
-      </Page>
-    );
-  if (deal.isError)
-    return (
-      <Page title="Deal">
-        <ErrorState error={deal.error} thing="deal" onRetry={() => void deal.refetch()} />
-      </Page>
-    );
+  if (!deal.isSuccess) return <RecordPageState query={deal} thing="deal" title="Deal" />;
   const d = deal.data;
   return (
     <Page title={d.title}>

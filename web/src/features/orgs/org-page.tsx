@@ -3,7 +3,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { ActivityList } from '../../components/activity-list';
 import { Page } from '../../components/page';
-import { Empty, ErrorState, Loading } from '../../components/states';
+import { Empty, ErrorState, Loading, RecordPageState } from '../../components/states';
 import { api, unwrap } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { orgQuery, useUserName } from '../../lib/lookups';
@@ -68,18 +68,7 @@ export function OrgPage() {
     queryFn: () => unwrap(api.GET('/api/v1/activity', { params: { query: { org_id: id, per_page: PREVIEW } } })),
     enabled: org.isSuccess,
   });
-  if (org.isPending)
-    return (
-      <Page title="Organization">
-        <Loading label="Loading the organization…" />
-      </Page>
-    );
-  if (org.isError)
-    return (
-      <Page title="Organization">
-        <ErrorState error={org.error} thing="organization" onRetry={() => void org.refetch()} />
-      </Page>
-    );
+  if (!org.isSuccess) return <RecordPageState query={org} thing="organization" title="Organization" />;
   const o = org.data;
   return (
     <Page title={o.name}>

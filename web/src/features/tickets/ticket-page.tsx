@@ -6,7 +6,7 @@ import { Button } from '../../components/button';
 import { SelectField, TextField } from '../../components/field';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
-import { Empty, ErrorState, FormError, Loading, fieldError } from '../../components/states';
+import { Empty, ErrorState, FormError, Loading, RecordPageState, fieldError } from '../../components/states';
 import { TextAreaField } from '../../components/textarea-field';
 import { api, unwrap } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
@@ -178,18 +178,7 @@ export function TicketPage() {
   });
   const org = useQuery({ ...orgQuery(ticket.data?.org_id ?? 0), enabled: ticket.isSuccess });
   const contact = useQuery({ ...contactQuery(ticket.data?.contact_id ?? 0), enabled: Boolean(ticket.data?.contact_id) });
-  if (ticket.isPending)
-    return (
-      <Page title="Ticket">
-        <Loading label="Loading the ticket…" />
-      </Page>
-    );
-  if (ticket.isError)
-    return (
-      <Page title="Ticket">
-        <ErrorState error={ticket.error} thing="ticket" onRetry={() => void ticket.refetch()} />
-      </Page>
-    );
+  if (!ticket.isSuccess) return <RecordPageState query={ticket} thing="ticket" title="Ticket" />;
   const t = ticket.data;
   return (
     <Page title={t.title}>
