@@ -70,6 +70,35 @@ describe('deals table and deal page (browser)', BROWSER_TEST, () => {
     assert.deepEqual(errors, []);
   });
 
+  test('the organization filter stays when focus leaves the field while the picked name is still being searched', async () => {
+    const { org } = await orgWithContact(app, 'Initech', 'buyer@initech.example');
+    for (const title of ['Echo', 'Foxtrot']) await app.create('/api/v1/deals', { org_id: org.id, title, status: 'lost' });
+    const { page, errors } = await app.open(app.server.owner, '/deals?status=lost');
+    await page.locator('table tbody tr').first().waitFor();
+    // The search for the picked name (the input shows it once picked) is held until focus has left.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/api\/v1\/orgs\?.*q=Initech/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const searching = page.waitForRequest(/\/api\/v1\/orgs\?.*q=Initech/);
+    await page.getByRole('combobox', { name: 'Organization' }).fill('Inite');
+    await page.getByRole('option', { name: /Initech/ }).click();
+    await page.waitForURL(new RegExp(`org_id=${org.id}`));
+    await searching;
+    await page.getByLabel('Status').focus();
+    await page.getByRole('listbox').waitFor({ state: 'hidden' });
+    release();
+    await page.getByRole('button', { name: /^Title/ }).click();
+    await page.waitForURL(/sort=title/);
+    assert.match(page.url(), new RegExp(`org_id=${org.id}`));
+    assert.equal(await page.getByRole('combobox', { name: 'Organization' }).inputValue(), 'Initech');
+    await waitForTrue(page, `document.querySelectorAll('table tbody tr').length === 2`);
+    assert.deepEqual(await titles(page), ['Foxtrot', 'Echo']);
+    assert.deepEqual(errors, []);
+  });
+
   test("deal page: edits with the server's field errors beside the fields, a logged call in the timeline, the feed and a webhook; text stays inert", async () => {
     const { org, contact } = await orgWithContact(app, `Umbrella ${XSS}`, 'buyer@umbrella.example');
     const deal = await app.create('/api/v1/deals', { org_id: org.id, title: `Umbrella ${XSS}`, status: 'qualified' });

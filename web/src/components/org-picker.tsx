@@ -1,5 +1,5 @@
 import '../lib/react-aria-csp';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button, ComboBox, Input, Label, ListBox, ListBoxItem, Popover } from 'react-aria-components';
 import { api, unwrap } from '../lib/api';
@@ -39,6 +39,8 @@ export function OrgPicker({
     queryKey: ['orgs', 'pick', typed],
     queryFn: () => unwrap(api.GET('/api/v1/orgs', { params: { query: { q: typed || undefined, per_page: 10 } } })),
     staleTime: 30_000,
+    // The last list stays while the next search loads, so the list does not flash empty.
+    placeholderData: keepPreviousData,
   });
   const items = options.data?.data ?? [];
   return (
@@ -51,7 +53,15 @@ export function OrgPicker({
         if (text === '' && value !== undefined) onChange(undefined);
       }}
       selectedKey={value ?? null}
-      onSelectionChange={(key) => onChange(key === null ? undefined : Number(key))}
+      onSelectionChange={(key) => {
+        // A null key here is not the user clearing the field (an empty input does that, above):
+        // React Aria reports null when the field loses focus while the selected org is not among
+        // the listed results (a search still loading), and that must not drop the filter. The
+        // same key again asks to put the selected name back in the input.
+        if (key === null) return;
+        if (Number(key) === value) setInput(selected.data?.name ?? input);
+        else onChange(Number(key));
+      }}
       allowsEmptyCollection
       menuTrigger="focus"
       isRequired={isRequired}
