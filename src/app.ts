@@ -52,7 +52,12 @@ function requestIds(): () => string {
   return () => prefix + (++n).toString(16).padStart(8, '0');
 }
 
-/** The first stage: every answer carries X-Request-Id; while the server closes, requests get 503 and `Connection: close`. */
+/**
+ * The first stage: every answer carries X-Request-Id; while the server closes, requests get 503 and `Connection: close`.
+ * The one async hook of the stages before the handler: the later stages are callback hooks (no promise
+ * per request), and this one's promise keeps every answer out of the HTTP parser's callback, so a
+ * request whose body then proves malformed gets the parser's 400 alone (docs/design.md#request-pipeline).
+ */
 function shutdownGate(app: App): onRequestAsyncHookHandler {
   let closing = false;
   app.addHook('preClose', async () => {

@@ -48,15 +48,18 @@ export async function startServer(settings: Config, options: ServerOptions = {})
   // ready (onSend), not until the answer is delivered: a client that hung up gets no delivery, and
   // waiting for one would hold every later stop for the whole drain time-out.
   const inFlight = new Set<object>();
-  app.addHook('preHandler', async (request) => {
+  // Callback hooks: no promise per request for the bookkeeping.
+  app.addHook('preHandler', (request, _reply, done) => {
     inFlight.add(request);
+    done();
   });
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     inFlight.delete(request);
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     inFlight.delete(request);
+    done();
   });
   const purge = setInterval(() => {
     purgeExpiredKeys(database.db, clock.now()).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));

@@ -8,6 +8,7 @@ import type { Database } from './schema.ts';
 import type { Config } from '../config.ts';
 import { NodeSqliteDatabase } from './sqlite-driver.ts';
 import { translatingDialect } from './translating-driver.ts';
+import { registerDirectAccess } from './prepared.ts';
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
@@ -81,6 +82,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const sqlite = new NodeSqliteDatabase(path, { busyTimeoutMs: options.sqliteBusyTimeoutMs });
     const db = new Kysely<Database>({ dialect: translatingDialect(new SqliteDialect({ database: sqlite })), log: watch(status) });
+    registerDirectAccess(db, { status, sqlite });
     return { db, dialect: 'sqlite', sqlite, status, close: () => db.destroy() };
   }
   // Without options (tests, benchmarks, scripts) there are no time-outs, as node-postgres has none;
@@ -108,5 +110,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   // and the pool discards it on release, as it is no longer queryable.
   pool.on('connect', (client) => client.on('error', lost));
   const db = new Kysely<Database>({ dialect: translatingDialect(new PostgresDialect({ pool })), log: watch(status) });
+  registerDirectAccess(db, { status, pool });
   return { db, dialect: 'postgres', pool, status, close: () => db.destroy() };
 }

@@ -1,13 +1,13 @@
-import type { FastifyRequest, onRequestAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
 import { hmacSha256Hex, safeEqual, sha256Hex } from '../lib/crypto.ts';
 import { touchKey } from '../modules/api-keys/api-keys.repository.ts';
-import type { KeyCache } from '../modules/api-keys/key-cache.ts';
+import type { KeyCache, KeyRow } from '../modules/api-keys/key-cache.ts';
 import { grantsAny, parseStoredScopes, satisfyingScopes } from '../modules/api-keys/scopes.ts';
 import { csrfMatches, SESSION_COOKIE } from '../modules/sessions/session-auth.ts';
-import type { RateLimitStore } from './rate-limit.ts';
+import type { RateLimitHit, RateLimitStore } from './rate-limit.ts';
 import type { App, AuthContext } from './types.ts';
 
 export interface AuthOptions {
@@ -42,34 +42,52 @@ export function signatureMatches(secret: string, rawBody: Buffer | undefined, si
   return safeEqual(expected, signature.trim());
 }
 
+/** What a key row grants, built once per row object the key cache holds (the row never changes while cached). */
+const contexts = new WeakMap<KeyRow, AuthContext>();
+
+function contextOf(key: KeyRow | undefined, secretHash: string, defaultRateLimit: number): AuthContext {
+  if (!key || key.revoked_at !== null) throw new AppError('unauthorized', 'The API key is invalid or revoked.');
+  let context = contexts.get(key);
+  if (!context || context.rateLimitPerMinute !== (key.rate_limit_per_minute ?? defaultRateLimit)) {
+    context = {
+      accountId: Number(key.account_id),
+      keyId: Number(key.id),
+      scopes: parseStoredScopes(key.scopes),
+      rateLimitPerMinute: key.rate_limit_per_minute ?? defaultRateLimit,
+      // Counted by a digest of the secret, not the row id: ids repeat across databases sharing one Redis.
+      rateLimitKey: secretHash.slice(0, 32),
+    };
+    contexts.set(key, context);
+  }
+  return context;
+}
+
 /**
  * The API key a request carries, as its AuthContext; 401 `unauthorized` when it is missing, unknown or
- * revoked. Also used by the MCP endpoint, which takes API keys only.
+ * revoked. Also used by the MCP endpoint, which takes API keys only. A key the cache holds is answered
+ * at once, without a promise; one it does not hold is read from the database.
  */
-export async function authenticateApiKey(
+export function authenticateApiKey(
   opts: Pick<AuthOptions, 'db' | 'keys' | 'clock' | 'defaultRateLimit'>,
   request: FastifyRequest,
   lastTouched: Map<number, number>,
-): Promise<AuthContext> {
+): AuthContext | Promise<AuthContext> {
   const secret = readBearer(request.headers.authorization);
   if (!secret) throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
   const secretHash = sha256Hex(secret);
-  const key = await opts.keys.find(secretHash);
-  if (!key || key.revoked_at !== null) throw new AppError('unauthorized', 'The API key is invalid or revoked.');
-  const now = opts.clock.now();
-  if (now - (lastTouched.get(key.id) ?? key.last_used_at ?? 0) > TOUCH_EVERY_MS) {
-    lastTouched.set(key.id, now);
-    // last_used_at is advisory: written at most once a minute per key per process, off the request path.
-    touchKey(opts.db, key.id, now).catch((err) => request.log.warn({ err }, 'could not record key use'));
-  }
-  return {
-    accountId: Number(key.account_id),
-    keyId: Number(key.id),
-    scopes: parseStoredScopes(key.scopes),
-    rateLimitPerMinute: key.rate_limit_per_minute ?? opts.defaultRateLimit,
-    // Counted by a digest of the secret, not the row id: ids repeat across databases sharing one Redis.
-    rateLimitKey: secretHash.slice(0, 32),
+  const used = (key: KeyRow | undefined): AuthContext => {
+    const context = contextOf(key, secretHash, opts.defaultRateLimit);
+    const id = key!.id;
+    const now = opts.clock.now();
+    if (now - (lastTouched.get(id) ?? key!.last_used_at ?? 0) > TOUCH_EVERY_MS) {
+      lastTouched.set(id, now);
+      // last_used_at is advisory: written at most once a minute per key per process, off the request path.
+      touchKey(opts.db, id, now).catch((err) => request.log.warn({ err }, 'could not record key use'));
+    }
+    return context;
   };
+  const cached = opts.keys.cached(secretHash);
+  return cached ? used(cached) : opts.keys.find(secretHash).then(used);
 }
 
 /**
@@ -78,37 +96,48 @@ export async function authenticateApiKey(
  * the body's bytes are read): the signature or CSRF token (403), the rate limit (429) and the scope
  * or role (403). Public routes (`config.scope === null`) skip both.
  */
-export function accessChecks(app: App, opts: AuthOptions): { authenticate: onRequestAsyncHookHandler; authorize: preValidationAsyncHookHandler } {
+export function accessChecks(app: App, opts: AuthOptions): { authenticate: onRequestHookHandler; authorize: preValidationHookHandler } {
   const lastTouched = new Map<number, number>();
   app.decorateRequest('auth', null as never);
 
-  const authenticate: onRequestAsyncHookHandler = async (request) => {
+  // Callback hooks: a request whose key is cached and whose rate limit is counted in this process
+  // passes both stages without a promise (docs/design.md#request-pipeline).
+  const authenticate: onRequestHookHandler = (request, _reply, done) => {
     const config = request.routeOptions.config;
     if (config.session && request.headers.authorization !== undefined) {
       throw new AppError('forbidden', 'This route serves console sessions only; API keys are not accepted here.');
     }
-    if (isPublic(request)) return;
+    if (isPublic(request)) return done();
     // A request with Authorization is judged by its key alone; without one, the session cookie may authenticate it.
     if (request.headers.authorization === undefined) {
       const token = request.cookies?.[SESSION_COOKIE];
       if (token) {
-        const session = await opts.authenticateSession(token, request);
-        if (!session) throw new AppError('unauthorized', 'The console session has ended; sign in again.');
-        request.auth = session;
+        opts.authenticateSession(token, request).then((session) => {
+          if (!session) return done(new AppError('unauthorized', 'The console session has ended; sign in again.'));
+          request.auth = session;
+          done();
+        }, done);
         return;
       }
       if (config.session === 'only') throw new AppError('unauthorized', 'Sign in to the console first.');
     }
-    request.auth = await authenticateApiKey(opts, request, lastTouched);
+    const auth = authenticateApiKey(opts, request, lastTouched);
+    if (auth instanceof Promise) {
+      auth.then((context) => {
+        request.auth = context;
+        done();
+      }, done);
+      return;
+    }
+    request.auth = auth;
+    done();
   };
 
-  const authorize: preValidationAsyncHookHandler = async (request, reply) => {
-    if (isPublic(request)) return;
+  const checked = (request: FastifyRequest, reply: FastifyReply, hit: RateLimitHit): void => {
     const scope = request.routeOptions.config.scope;
     // Every authenticated request counts against the key's budget and carries the RateLimit-* headers,
     // the refused ones too; the signature verdict is still given before the rate-limit one.
     const limit = request.auth.rateLimitPerMinute;
-    const hit = await opts.store.hit(`key:${request.auth.rateLimitKey}`, WINDOW_MS);
     const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
     reply.header('RateLimit-Limit', String(limit));
     reply.header('RateLimit-Remaining', String(Math.max(0, limit - hit.count)));
@@ -138,6 +167,24 @@ export function accessChecks(app: App, opts: AuthOptions): { authenticate: onReq
       const needed = typeof scope === 'string' ? `the scope "${scope}"` : `any of the scopes ${scope.map((s) => `"${s}"`).join(', ')}`;
       throw new AppError('forbidden', `This API key lacks ${needed}.`, { extra: { required_scopes: satisfyingScopes(scope) } });
     }
+  };
+
+  const authorize: preValidationHookHandler = (request, reply, done) => {
+    if (isPublic(request)) return done();
+    const hit = opts.store.hit(`key:${request.auth.rateLimitKey}`, WINDOW_MS);
+    if (hit instanceof Promise) {
+      hit.then((h) => {
+        try {
+          checked(request, reply, h);
+        } catch (err) {
+          return done(err as Error);
+        }
+        done();
+      }, done);
+      return;
+    }
+    checked(request, reply, hit);
+    done();
   };
 
   return { authenticate, authorize };

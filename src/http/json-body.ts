@@ -1,4 +1,4 @@
-import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { tooDeepField } from '../lib/metadata.ts';
 import type { App } from './types.ts';
@@ -18,7 +18,7 @@ export const MAX_BODY_DEPTH = 32;
  * (`fields.body = invalid_json`) or nests too deeply (`fields.<field> = too_deep`) is 422 there. An
  * empty body is an empty object, so its required fields are then named one by one.
  */
-export function registerJsonBody(app: App): preValidationAsyncHookHandler {
+export function registerJsonBody(app: App): preValidationHookHandler {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const decode = (request: FastifyRequest, raw: Buffer): Promise<unknown> =>
     new Promise((resolve, reject) => {
@@ -38,8 +38,13 @@ export function registerJsonBody(app: App): preValidationAsyncHookHandler {
     done(null, body);
   });
 
-  return async (request) => {
-    if (Buffer.isBuffer(request.body)) request.body = await decode(request, request.body);
+  // A callback hook: a request without a body passes without a promise.
+  return (request, _reply, done) => {
+    if (!Buffer.isBuffer(request.body)) return done();
+    decode(request, request.body).then((value) => {
+      request.body = value;
+      done();
+    }, done);
   };
 }
 

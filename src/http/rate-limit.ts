@@ -10,7 +10,8 @@ export type RateLimitBackend = 'memory' | 'redis' | 'local_fallback';
 
 /** A fixed one-minute window per key. */
 export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<RateLimitHit>;
+  /** A store that counts in this process answers at once (no promise per request); one that asks a server, later. */
+  hit(key: string, windowMs: number): RateLimitHit | Promise<RateLimitHit>;
   backend(): RateLimitBackend;
   close(): Promise<void>;
 }
@@ -24,7 +25,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#now = now;
   }
 
-  async hit(key: string, windowMs: number): Promise<RateLimitHit> {
+  hit(key: string, windowMs: number): RateLimitHit {
     const now = this.#now();
     if (now - this.#lastSweep > windowMs) this.#sweep(now);
     let w = this.#windows.get(key);

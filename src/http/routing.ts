@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { errorBody } from './errors.ts';
 import type { App } from './types.ts';
@@ -44,7 +44,7 @@ function send(request: FastifyRequest, reply: FastifyReply, e: AppError): Fastif
  * onRequest hook for requests the router sent to a parameterised route although their path is a
  * static route's.
  */
-export function registerRouting(app: App): onRequestAsyncHookHandler {
+export function registerRouting(app: App): onRequestHookHandler {
   const statics = new Map<string, Set<string>>();
   const parameterised = new Map<string, Pattern>();
   app.addHook('onRoute', (route) => {
@@ -83,9 +83,24 @@ export function registerRouting(app: App): onRequestAsyncHookHandler {
     return send(request, reply, new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
   });
 
-  return async (request) => {
-    if (!request.routeOptions.url?.includes(':')) return;
-    const own = statics.get(pathOf(request.url));
-    if (own && !own.has(request.method)) throw methodNotAllowed(request, [...own].sort());
+  // Whether a static route's path has the shape of this parameterised route's, once per route pattern.
+  const shadowed = new Map<string, boolean>();
+  const mayBeShadowed = (url: string): boolean => {
+    let answer = shadowed.get(url);
+    if (answer === undefined) {
+      const pattern = url.split('/');
+      answer = [...statics.keys()].some((path) => matches(pattern, path.split('/')));
+      shadowed.set(url, answer);
+    }
+    return answer;
+  };
+
+  return (request, _reply, done) => {
+    const url = request.routeOptions.url;
+    if (url?.includes(':') && mayBeShadowed(url)) {
+      const own = statics.get(pathOf(request.url));
+      if (own && !own.has(request.method)) throw methodNotAllowed(request, [...own].sort());
+    }
+    done();
   };
 }

@@ -1,4 +1,4 @@
-import type { preValidationAsyncHookHandler } from 'fastify';
+import type { preValidationHookHandler } from 'fastify';
 import { validationError } from '../lib/errors.ts';
 
 /** The path of the first string (or key) holding a NUL character, or null. */
@@ -25,14 +25,28 @@ export function findNul(value: unknown, path: string): string | null {
 type Props = Record<string, { type?: unknown }>;
 
 const INTEGER_TEXT = /^-?\d+$/;
+/** The integer properties of each query or path schema, found once per schema object. */
+const integerNames = new WeakMap<object, Set<string>>();
+const NONE = new Set<string>();
+
+function integersOf(schema: unknown): Set<string> {
+  if (!schema || typeof schema !== 'object') return NONE;
+  let names = integerNames.get(schema);
+  if (!names) {
+    const props = (schema as { properties?: Props }).properties ?? {};
+    names = new Set(Object.keys(props).filter((name) => props[name]?.type === 'integer'));
+    integerNames.set(schema, names);
+  }
+  return names;
+}
 
 /** A query or path value that should be an integer but is not spelled as one (`1e2`, `0x10`, `+5`, ` 1`). */
 function badIntegerSpelling(values: unknown, schema: unknown): string | null {
-  const props = (schema as { properties?: Props } | undefined)?.properties;
-  if (!props || !values || typeof values !== 'object') return null;
-  for (const [name, raw] of Object.entries(values as Record<string, unknown>)) {
-    if (props[name]?.type !== 'integer') continue;
-    for (const v of [raw].flat()) if (typeof v === 'string' && !INTEGER_TEXT.test(v)) return name;
+  const integers = integersOf(schema);
+  if (integers.size === 0 || !values || typeof values !== 'object') return null;
+  for (const name of Object.keys(values)) {
+    if (!integers.has(name)) continue;
+    for (const v of [(values as Record<string, unknown>)[name]].flat()) if (typeof v === 'string' && !INTEGER_TEXT.test(v)) return name;
   }
   return null;
 }
@@ -41,13 +55,14 @@ function badIntegerSpelling(values: unknown, schema: unknown): string | null {
  * PostgreSQL text cannot hold NUL (U+0000), and no field of this API needs it: a NUL anywhere in
  * the query, path or body is 422 `invalid_character` naming the field, on both engines alike.
  * Integer parameters must be spelled as decimal digits. A preValidation hook: runs on the decoded
- * body, after the access checks, before schema validation.
+ * body, after the access checks, before schema validation. It never waits: a callback hook.
  */
-export const guardText: preValidationAsyncHookHandler = async (request) => {
+export const guardText: preValidationHookHandler = (request, _reply, done) => {
   const field = findNul(request.query, '') ?? findNul(request.params, '') ?? findNul(request.body, '');
   if (field !== null) throw validationError({ [field || 'body']: 'invalid_character' }, 'Text may not contain the NUL character (U+0000).');
   // Integers in the query and path are plain decimal digits: the coercing validator would take 1e2, 0x10 or +5.
   const schema = request.routeOptions.schema;
   const spelled = badIntegerSpelling(request.query, schema?.querystring) ?? badIntegerSpelling(request.params, schema?.params);
   if (spelled !== null) throw validationError({ [spelled]: 'invalid_type' }, `${spelled} must be a whole number in decimal digits.`);
+  done();
 };

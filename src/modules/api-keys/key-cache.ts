@@ -60,12 +60,15 @@ export class KeyCache {
     }
   }
 
+  /** The key with this secret hash when the cache holds it and may answer now (no database read); undefined otherwise. */
+  cached(secretHash: string): KeyRow | undefined {
+    return this.#usable() ? this.#entries.get(secretHash) : undefined;
+  }
+
   /** The key with this secret hash, revoked or not; undefined when there is none. */
   async find(secretHash: string): Promise<KeyRow | undefined> {
-    if (this.#usable()) {
-      const hit = this.#entries.get(secretHash);
-      if (hit) return hit;
-    }
+    const hit = this.cached(secretHash);
+    if (hit) return hit;
     // The generation before the read: a change that lands during it empties the cache before the row could be kept.
     const generation = this.#generation;
     const row = await findKeyByHash(this.#database.db, secretHash);

@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
+import { prepareQuery } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
 import { noFilterSet, titledFilters, titledSortKey, type TitledFilter } from '../../lib/titled-records.ts';
@@ -89,10 +90,41 @@ export function searchDeals(db: Executor, accountId: number, s: DealSearch, limi
 }
 
 /** `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */
-export function findDeal(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
-  let query = db.selectFrom('deals').selectAll().where('account_id', '=', accountId).where('id', '=', id);
-  if (options.forUpdate) query = engineOf(db).forUpdate(query);
-  return query.executeTakeFirst();
+/** Every column of deals, listed (a prepared statement never selects `*`: docs/design.md#prepared-queries). */
+const DEAL_COLUMNS = [
+  'id',
+  'account_id',
+  'org_id',
+  'contact_id',
+  'owner_user_id',
+  'title',
+  'title_lc',
+  'status',
+  'value_cents',
+  'currency',
+  'payment_customer_id',
+  'next_followup_at',
+  'lost_reason_code',
+  'lost_reason_label',
+  'closed_at',
+  'closed_by_user_id',
+  'last_activity_at',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof DealsTable)[];
+// A column missing from the list above fails the type check here.
+const everyDealColumn: Exclude<keyof DealsTable, (typeof DEAL_COLUMNS)[number]> extends never ? true : never = true;
+void everyDealColumn;
+
+const dealById = prepareQuery((db, accountId: number, id: number) =>
+  db.selectFrom('deals').select(DEAL_COLUMNS).where('account_id', '=', accountId).where('id', '=', id),
+);
+
+export async function findDeal(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
+  if (!options.forUpdate) return (await dealById.rows(db, accountId, id))[0];
+  return engineOf(db)
+    .forUpdate(db.selectFrom('deals').selectAll().where('account_id', '=', accountId).where('id', '=', id))
+    .executeTakeFirst();
 }
 
 export async function insertDeal(db: Executor, values: Insertable<DealsTable>): Promise<DealRow> {

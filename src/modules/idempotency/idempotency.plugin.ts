@@ -78,10 +78,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
   const seal = (text: string) => (opts.secretKey ? SEALED + encryptSecret(opts.secretKey, text) : text);
   const unseal = (stored: string) => (stored.startsWith(SEALED) && opts.secretKey ? decryptSecret(opts.secretKey, stored.slice(SEALED.length)) : stored);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!WRITE_METHODS.has(request.method) || !request.routeOptions.config.scope) return;
-    const key = keyOf(request);
-    if (key === undefined) return;
+  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply, key: string): Promise<void> => {
     const accountId = request.auth.accountId;
     const fingerprint = requestFingerprint(request.method, request.url.split('?')[0], request.body);
     const now = opts.clock.now();
@@ -104,13 +101,19 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       seal,
       stored: null,
     };
+  };
+
+  // Callback hooks: a read, or a write without a key, passes without a promise.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (!WRITE_METHODS.has(request.method) || !request.routeOptions.config.scope) return done();
+    const key = keyOf(request);
+    if (key === undefined) return done();
+    claimOrReplay(request, reply, key).then(() => done(), done);
   });
 
   // A claim no write used: the request was refused after it started (a 404) or changed nothing.
   // Nothing was written, so storing its answer now, on its own, loses nothing in a crash.
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotency;
-    if (!claim || claim.stored || !kept(reply.statusCode)) return payload;
+  const storeUnused = async (reply: FastifyReply, payload: unknown, claim: NonNullable<FastifyRequest['idempotency']>): Promise<unknown> => {
     const location = reply.getHeader('location');
     const now = opts.clock.now();
     await repo.insertResponse(opts.db, {
@@ -124,6 +127,11 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       expires_at: claim.expiresAt,
     });
     return payload;
+  };
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const claim = request.idempotency;
+    if (!claim || claim.stored || !kept(reply.statusCode)) return done(null, payload);
+    storeUnused(reply, payload, claim).then((kept) => done(null, kept), done);
   });
 });
 

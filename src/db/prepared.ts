@@ -1,0 +1,112 @@
+import { CompiledQuery, type Compilable } from 'kysely';
+import type pg from 'pg';
+import type { DependencyStatus } from '../lib/dependency-status.ts';
+import type { Db, Executor } from './database.ts';
+import { engineOf } from './engine.ts';
+import { databaseUnavailable, translateDatabaseError } from './errors.ts';
+import type { NodeSqliteDatabase } from './sqlite-driver.ts';
+
+/**
+ * Prepared queries for the hot single-record reads (docs/design.md#prepared-queries): built with
+ * Kysely once, compiled once per engine, then run with new values. On the pool (not in a
+ * transaction) they skip Kysely's executor:
+ * - PostgreSQL: a named statement on each pooled connection (parsed once per connection). Columns are
+ *   listed, never `*`, so a column a later migration adds does not change the statement's result.
+ * - SQLite: the statement runs at once on the process's one connection when no transaction is open
+ *   on it. A read runs synchronously, so it is exactly the read the connection's lock would let
+ *   through next; while a transaction is open the query waits for the lock as any other.
+ * Errors are translated and the database status is kept as for every other query.
+ */
+
+/** The native connection behind a pool, registered by openDatabase. */
+export interface DirectAccess {
+  status: DependencyStatus;
+  sqlite?: NodeSqliteDatabase;
+  pool?: pg.Pool;
+}
+
+const direct = new WeakMap<Db, DirectAccess>();
+
+export function registerDirectAccess(db: Db, access: DirectAccess): void {
+  direct.set(db, access);
+}
+
+/** A value of the query, given when it runs: the query is built with these in the values' place. */
+class Slot {
+  readonly index: number;
+  constructor(index: number) {
+    this.index = index;
+  }
+}
+
+interface Compiled {
+  sql: string;
+  /** Per parameter: the argument it takes (a slot's index) or the constant it is. */
+  parameters: ({ arg: number } | { value: unknown })[];
+}
+
+export interface PreparedQuery<A extends unknown[], R> {
+  /** The rows for these values, on the pool or within a transaction. */
+  rows(db: Executor, ...args: A): Promise<R[]>;
+}
+
+let statements = 0;
+
+/**
+ * `build` receives the database and one stand-in per argument (typed as the argument, so Kysely
+ * checks the query as usual); the stand-ins may only be used as values.
+ */
+export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R>): PreparedQuery<A, R> {
+  const name = `custops_p${++statements}`;
+  const byEngine = new Map<string, Compiled>();
+  const compiledFor = (db: Executor): Compiled => {
+    const engine = engineOf(db);
+    let compiled = byEngine.get(engine.name);
+    if (!compiled) {
+      const slots = Array.from({ length: build.length - 1 }, (_, i) => new Slot(i)) as unknown as A;
+      const query = build(db as Db, ...slots).compile();
+      compiled = {
+        sql: query.sql,
+        parameters: query.parameters.map((p) => (p instanceof Slot ? { arg: p.index } : { value: p })),
+      };
+      byEngine.set(engine.name, compiled);
+    }
+    return compiled;
+  };
+  return {
+    rows(db, ...args) {
+      const compiled = compiledFor(db);
+      const values = compiled.parameters.map((p) => ('arg' in p ? args[p.arg] : p.value));
+      const access = db.isTransaction ? undefined : direct.get(db as Db);
+      if (access?.sqlite && !access.sqlite.raw.isTransaction) {
+        try {
+          const rows = access.sqlite.prepare(compiled.sql).all(values) as R[];
+          access.status.succeeded();
+          return Promise.resolve(rows);
+        } catch (err) {
+          return Promise.reject(failed(access.status, err));
+        }
+      }
+      if (access?.pool) {
+        return access.pool.query({ name, text: compiled.sql, values }).then(
+          (result) => {
+            access.status.succeeded();
+            return result.rows as R[];
+          },
+          (err: unknown) => {
+            throw failed(access.status, err);
+          },
+        );
+      }
+      return db.executeQuery<R>(CompiledQuery.raw(compiled.sql, values)).then((r) => r.rows);
+    },
+  };
+}
+
+/** The error as every query reports it (db/errors.ts), an outage noted as Kysely's query log notes it (database.ts). */
+function failed(status: DependencyStatus, err: unknown): unknown {
+  const translated = translateDatabaseError(err);
+  const reason = databaseUnavailable(translated);
+  if (reason) status.failed(translated, reason);
+  return translated;
+}
