@@ -14,6 +14,7 @@ import * as authChanges from './migrations/2026-11-24T2230_auth_changes.ts';
 import * as consoleSessions from './migrations/2026-11-24T2300_console_sessions.ts';
 import * as settings from './migrations/2026-11-24T2310_settings.ts';
 import * as deliveryStatusIndex from './migrations/2026-11-25T0130_delivery_status_index.ts';
+import * as analyticsLevels from './migrations/2026-11-25T0300_analytics_levels.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T2300_console_sessions': consoleSessions,
   '2026-11-24T2310_settings': settings,
   '2026-11-25T0130_delivery_status_index': deliveryStatusIndex,
+  '2026-11-25T0300_analytics_levels': analyticsLevels,
 };
 
 /**

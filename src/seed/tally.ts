@@ -15,6 +15,8 @@ const monthOf = (ms: number) => {
 };
 const yearOf = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), 0, 1) / DAY;
 const KIND: Record<string, number> = { note: 1, email: 2, call: 3, meeting: 4 };
+const TOTAL_LEVEL = new Set(['deal_created', 'deal_won_owner', 'deal_lost_owner', 'ticket_created', 'ticket_closed', 'support_log']);
+const MONTH_LEVEL = new Set([...TOTAL_LEVEL, 'deal_won_closer', 'deal_lost_closer', 'activity_kind', 'activity_user']);
 const STAGE: Record<string, number | undefined> = { new: 1, qualified: 2, proposal: 3, negotiation: 4, won: 5 };
 
 export class RollupTally {
@@ -26,6 +28,13 @@ export class RollupTally {
   }
 
   #add(fact: string, day: number, dim: number): void {
+    this.#bump(fact, day, dim);
+    // The coarser levels of migration 2026-11-25T0300_analytics_levels.
+    if (MONTH_LEVEL.has(fact)) this.#bump(`${fact}_month`, monthOf(day * DAY), dim);
+    if (TOTAL_LEVEL.has(fact)) this.#bump(`${fact}_total`, day, 0);
+  }
+
+  #bump(fact: string, day: number, dim: number): void {
     const key = `${fact}|${day}|${dim}`;
     this.#daily.set(key, (this.#daily.get(key) ?? 0) + 1);
   }

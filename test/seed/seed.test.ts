@@ -31,7 +31,7 @@ async function normalizedRollups(db: Db, accountId: number): Promise<string[]> {
       const dim = Number(r.dim);
       const named = r.fact.startsWith('org_')
         ? `org#${orgPos.get(dim)}`
-        : r.fact === 'activity_kind' || r.fact === 'funnel_stage'
+        : r.fact.startsWith('activity_kind') || r.fact === 'funnel_stage'
           ? String(dim)
           : dim === 0
             ? 'none'

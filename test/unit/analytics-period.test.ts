@@ -15,7 +15,7 @@ import {
   type Preset,
 } from '../../src/modules/analytics/analytics.period.ts';
 import { AppError } from '../../src/lib/errors.ts';
-import { segments } from '../../src/modules/analytics/analytics.customers.repository.ts';
+import { segments } from '../../src/modules/analytics/analytics.period.ts';
 
 const t = (s: string) => Date.parse(s);
 const iso = (p: { from: number; to: number }) => [new Date(p.from).toISOString().slice(0, 10), new Date(p.to).toISOString().slice(0, 10)];

@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { DAY_MS, type Period } from './analytics.period.ts';
-import { wholeDays } from './analytics.rollup.repository.ts';
+import { segments, type Period } from './analytics.period.ts';
 import { OPEN_DEAL, OPEN_TICKET, rows, within } from './analytics.sql.ts';
 
 export const RANKING_METRICS = ['deals_created', 'deals_won', 'activities', 'tickets_created', 'support_updates', 'open_deals', 'open_tickets'] as const;
@@ -36,55 +35,6 @@ const MONTHLY: Partial<Record<RankingMetric, string>> = {
   tickets_created: 'org_ticket_created',
   support_updates: 'org_support_log',
 };
-
-interface Segments {
-  /** Whole calendar years, [a, b) in days since 1970-01-01. */
-  years: { a: number; b: number }[];
-  /** Whole calendar months outside those years. */
-  months: { a: number; b: number }[];
-  /** What is left: periods read from the records. */
-  raw: Period[];
-}
-
-const day = (ms: number) => ms / DAY_MS;
-
-/** Whole months of [from, to) (ms, whole days) and the days around them. */
-function splitMonths(from: number, to: number, out: Segments): void {
-  const f = new Date(from);
-  const t = new Date(to);
-  const a = f.getUTCDate() === 1 ? from : Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1);
-  const b = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1);
-  if (a >= b) {
-    if (from < to) out.raw.push({ from, to });
-    return;
-  }
-  if (from < a) out.raw.push({ from, to: a });
-  out.months.push({ a: day(a), b: day(b) });
-  if (b < to) out.raw.push({ from: b, to });
-}
-
-/**
- * A whole-day period cut into whole UTC calendar years and months (answered by the per-org
- * rollup) and the days around them (answered by the records); other periods are all records.
- */
-export function segments(p: Period): Segments {
-  const out: Segments = { years: [], months: [], raw: [] };
-  if (!wholeDays(p)) {
-    out.raw.push(p);
-    return out;
-  }
-  const f = new Date(p.from);
-  const a = f.getUTCMonth() === 0 && f.getUTCDate() === 1 ? p.from : Date.UTC(f.getUTCFullYear() + 1, 0, 1);
-  const b = Date.UTC(new Date(p.to).getUTCFullYear(), 0, 1);
-  if (a >= b) {
-    splitMonths(p.from, p.to, out);
-    return out;
-  }
-  splitMonths(p.from, a, out);
-  out.years.push({ a: day(a), b: day(b) });
-  splitMonths(b, p.to, out);
-  return out;
-}
 
 /**
  * (org_id, n) rows counting records per org over the period, possibly several per org: the

@@ -15,6 +15,60 @@ export interface Period {
   to: number;
 }
 
+/** Whether the period is made of whole UTC days: the rollups answer those; other periods read the records. */
+export function wholeDays(p: Period): boolean {
+  return p.from % DAY_MS === 0 && p.to % DAY_MS === 0;
+}
+
+export interface Segments {
+  /** Whole calendar years, [a, b) in days since 1970-01-01. */
+  years: { a: number; b: number }[];
+  /** Whole calendar months outside those years. */
+  months: { a: number; b: number }[];
+  /** What is left: periods read from the records. */
+  raw: Period[];
+}
+
+const day = (ms: number) => ms / DAY_MS;
+
+/** Whole months of [from, to) (ms, whole days) and the days around them. */
+function splitMonths(from: number, to: number, out: Segments): void {
+  const f = new Date(from);
+  const t = new Date(to);
+  const a = f.getUTCDate() === 1 ? from : Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1);
+  const b = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1);
+  if (a >= b) {
+    if (from < to) out.raw.push({ from, to });
+    return;
+  }
+  if (from < a) out.raw.push({ from, to: a });
+  out.months.push({ a: day(a), b: day(b) });
+  if (b < to) out.raw.push({ from: b, to });
+}
+
+/**
+ * A whole-day period cut into whole UTC calendar years, whole months and the days around them
+ * (the rollups' levels: docs/design.md#analytics); other periods are all `raw`.
+ */
+export function segments(p: Period): Segments {
+  const out: Segments = { years: [], months: [], raw: [] };
+  if (!wholeDays(p)) {
+    out.raw.push(p);
+    return out;
+  }
+  const f = new Date(p.from);
+  const a = f.getUTCMonth() === 0 && f.getUTCDate() === 1 ? p.from : Date.UTC(f.getUTCFullYear() + 1, 0, 1);
+  const b = Date.UTC(new Date(p.to).getUTCFullYear(), 0, 1);
+  if (a >= b) {
+    splitMonths(p.from, p.to, out);
+    return out;
+  }
+  splitMonths(p.from, a, out);
+  out.years.push({ a: day(a), b: day(b) });
+  splitMonths(b, p.to, out);
+  return out;
+}
+
 export interface ResolvedRange {
   range: Preset | 'custom';
   current: Period;

@@ -1,16 +1,15 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { DAY_MS, type Period } from './analytics.period.ts';
+import { DAY_MS, segments, wholeDays, type Period } from './analytics.period.ts';
 import { rows } from './analytics.sql.ts';
 
 /**
- * Reads of `analytics_daily`, the trigger-maintained daily rollup (migration
- * 2026-11-21T0160_analytics). It answers periods made of whole UTC days (every preset, and
- * custom ranges of bare dates); other periods read the records themselves.
+ * Reads of `analytics_daily`, the trigger-maintained rollup (migrations
+ * 2026-11-21T0160_analytics and 2026-11-25T0300_analytics_levels). It answers periods made of
+ * whole UTC days (every preset, and custom ranges of bare dates); other periods read the
+ * records themselves. See docs/design.md#analytics for its facts and levels.
  */
-export function wholeDays(p: Period): boolean {
-  return p.from % DAY_MS === 0 && p.to % DAY_MS === 0;
-}
+export { wholeDays };
 
 export type Fact =
   | 'deal_created'
@@ -24,41 +23,60 @@ export type Fact =
   | 'ticket_closed'
   | 'support_log';
 
+/** Facts also kept for the whole account by day (`<fact>_total`, dimension 0); the others have few dimensions (kinds) or are not in the trends. */
+const TOTAL_LEVEL: ReadonlySet<Fact> = new Set(['deal_created', 'deal_won_owner', 'deal_lost_owner', 'ticket_created', 'ticket_closed', 'support_log']);
+
 /** Activity kinds as the rollup codes them. */
 export const KIND_CODES: Record<number, 'note' | 'email' | 'call' | 'meeting'> = { 1: 'note', 2: 'email', 3: 'call', 4: 'meeting' };
 
 function columns(facts: readonly Fact[]) {
-  return sql.join(facts.map((f) => sql`sum(case when fact = ${f} then n else 0 end) as ${sql.ref(f)}`));
+  return sql.join(facts.map((f) => sql`sum(case when fact in (${f}, ${`${f}_month`}) then n else 0 end) as ${sql.ref(f)}`));
 }
 
-function scope(accountId: number, p: Period, facts: readonly Fact[]) {
-  return sql`account_id = ${accountId} and fact in (${sql.join([...facts])}) and day >= ${p.from / DAY_MS} and day < ${p.to / DAY_MS}`;
+/** Rows `(fact, dim, n)` of the given (level-suffixed) facts over days [a, b). */
+function range(accountId: number, facts: readonly string[], a: number, b: number, dim: RawBuilder<unknown>) {
+  return sql`select fact, dim, n from analytics_daily
+    where account_id = ${accountId} and fact in (${sql.join([...facts])}) and day >= ${a} and day < ${b} ${dim}`;
+}
+
+/**
+ * Rows `(fact, dim, n)` covering a whole-day period: its whole calendar months from the
+ * `_month` level (facts named `<fact>_month`) and the days around them from the daily rows.
+ */
+function perMonthAndDay(accountId: number, p: Period, facts: readonly Fact[], onlyDim?: number) {
+  const dim = onlyDim === undefined ? sql`` : sql`and dim = ${onlyDim}`;
+  const seg = segments(p);
+  const monthly = facts.map((f) => `${f}_month`);
+  const parts = [
+    ...[...seg.years, ...seg.months].map((s) => range(accountId, monthly, s.a, s.b, dim)),
+    ...seg.raw.map((q) => range(accountId, facts, q.from / DAY_MS, q.to / DAY_MS, dim)),
+  ];
+  return sql.join(parts, sql` union all `);
 }
 
 /** Per dimension (user id, kind code; 0 for none), one summed column per fact. Dimensions whose facts all sum to zero are left out. */
 export function byDimension<F extends Fact>(db: Executor, accountId: number, p: Period, facts: readonly F[], onlyDim?: number) {
-  const dim = onlyDim === undefined ? sql`` : sql`and dim = ${onlyDim}`;
   return rows<{ dim: number } & Record<F, number>>(
     db,
     sql`
-    select dim, ${columns(facts)} from analytics_daily
-    where ${scope(accountId, p, facts)} ${dim}
+    select dim, ${columns(facts)} from (${perMonthAndDay(accountId, p, facts, onlyDim)}) levels
     group by dim having sum(n) <> 0`,
   );
 }
 
 /**
  * Per ISO week (weeks since Monday 1970-01-05, i.e. day 4), one summed column per fact; weeks
- * without any row are left out. The database sums per fact and day, which is the primary key's
- * order (no sort of the period's rows: a year of seven facts is ~100,000 rows on a big account),
- * and the at most 366 days per fact are folded into weeks here.
+ * without any row are left out. The database sums per fact and day from the whole-account
+ * level (`<fact>_total`, one row per day) where there is one, which is the primary key's
+ * order, and the at most 366 days per fact are folded into weeks here.
  */
 export async function byWeek<F extends Fact>(db: Executor, accountId: number, p: Period, facts: readonly F[]) {
-  const days = await rows<{ fact: F; day: number | string; n: number | string }>(
+  const stored = facts.map((f) => (TOTAL_LEVEL.has(f) ? `${f}_total` : f));
+  const days = await rows<{ fact: string; day: number | string; n: number | string }>(
     db,
     sql`
     select fact, day, sum(n) as n from analytics_daily
-    where ${scope(accountId, p, facts)}
+    where account_id = ${accountId} and fact in (${sql.join(stored)}) and day >= ${p.from / DAY_MS} and day < ${p.to / DAY_MS}
     group by fact, day`,
   );
   const weeks = new Map<number, { week: number } & Record<F, number>>();
@@ -69,7 +87,7 @@ export async function byWeek<F extends Fact>(db: Executor, accountId: number, p:
       row = { week, ...(Object.fromEntries(facts.map((f) => [f, 0])) as Record<F, number>) };
       weeks.set(week, row);
     }
-    (row as Record<F, number>)[r.fact] += Number(r.n);
+    (row as Record<F, number>)[facts[stored.indexOf(r.fact)]] += Number(r.n);
   }
   return [...weeks.values()];
 }
