@@ -15,6 +15,7 @@ import * as consoleSessions from './migrations/2026-11-24T2300_console_sessions.
 import * as settings from './migrations/2026-11-24T2310_settings.ts';
 import * as deliveryStatusIndex from './migrations/2026-11-25T0130_delivery_status_index.ts';
 import * as analyticsLevels from './migrations/2026-11-25T0300_analytics_levels.ts';
+import * as analyticsKept from './migrations/2026-11-25T0310_analytics_kept.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T2310_settings': settings,
   '2026-11-25T0130_delivery_status_index': deliveryStatusIndex,
   '2026-11-25T0300_analytics_levels': analyticsLevels,
+  '2026-11-25T0310_analytics_kept': analyticsKept,
 };
 
 /**

@@ -26,6 +26,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   analytics_daily: AnalyticsDailyTable;
+  analytics_lost_reasons: AnalyticsLostReasonsTable;
   list_counts: ListCountsTable;
   auth_changes: AuthChangesTable;
   console_sessions: ConsoleSessionsTable;
@@ -303,6 +304,16 @@ export interface AnalyticsDailyTable {
   fact: string;
   day: number;
   dim: number;
+  n: number;
+}
+
+/** Lost deals per month of closing and lost reason (migration 2026-11-25T0310_analytics_kept): `missing` 1 = no code, 2 = no label (stored as ''). */
+export interface AnalyticsLostReasonsTable {
+  account_id: number;
+  day: number;
+  missing: number;
+  code: string;
+  label: string;
   n: number;
 }
 

@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 import { Random } from '../demo/random.ts';
+import { rebuildLostReasons } from '../modules/analytics/analytics.sales.repository.ts';
 import type { Clock } from '../lib/clock.ts';
 import { contactRows, dealDrafts, orgRows, ticketDrafts, userRows, windowEndingAt, type People } from './generate.ts';
 import { planFor } from './plan.ts';
@@ -132,6 +133,8 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   } finally {
     await writer.close();
   }
+  // Kept by row triggers, which bulk writes bypass; rebuilt from the account's deals (small: a row per month and reason).
+  await rebuildLostReasons(handle.db, A);
   await refreshStatistics(handle);
   log(`seed: planner statistics refreshed, ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return counts;
@@ -147,6 +150,7 @@ const SEEDED_TABLES = [
   'tickets',
   'support_logs',
   'analytics_daily',
+  'analytics_lost_reasons',
   'list_counts',
 ];
 

@@ -17,6 +17,7 @@ const yearOf = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), 0, 1) / D
 const KIND: Record<string, number> = { note: 1, email: 2, call: 3, meeting: 4 };
 const TOTAL_LEVEL = new Set(['deal_created', 'deal_won_owner', 'deal_lost_owner', 'ticket_created', 'ticket_closed', 'support_log']);
 const MONTH_LEVEL = new Set([...TOTAL_LEVEL, 'deal_won_closer', 'deal_lost_closer', 'activity_kind', 'activity_user']);
+const OPEN_DEAL = new Set(['new', 'qualified', 'proposal', 'negotiation']);
 const STAGE: Record<string, number | undefined> = { new: 1, qualified: 2, proposal: 3, negotiation: 4, won: 5 };
 
 export class RollupTally {
@@ -68,6 +69,7 @@ export class RollupTally {
       this.#add(`deal_${d.status}_closer`, dayOf(d.closedAt), d.closer ?? 0);
       if (d.status === 'won') this.#addOrg('org_deal_won', d.closedAt, d.org);
     }
+    if (OPEN_DEAL.has(d.status)) this.#bump('org_open_deal', 0, d.org);
     for (const s of new Set(d.stages)) {
       const stage = STAGE[s];
       if (stage !== undefined) this.#add('funnel_stage', dayOf(d.createdAt), stage);
@@ -83,6 +85,7 @@ export class RollupTally {
   ticket(t: { owner: number | null; org: number; status: string; closedAt: number | null; createdAt: number }): void {
     this.#add('ticket_created', dayOf(t.createdAt), t.owner ?? 0);
     this.#addOrg('org_ticket_created', t.createdAt, t.org);
+    if (t.status === 'open' || t.status === 'pending') this.#bump('org_open_ticket', 0, t.org);
     if (t.status === 'closed' && t.closedAt !== null) {
       this.#add('ticket_closed', dayOf(t.closedAt), t.owner ?? 0);
       this.#addOrg('org_ticket_closed', t.closedAt, t.org);

@@ -4,15 +4,22 @@ import fc from 'fast-check';
 import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness } from '../helpers/harness.ts';
 import { activity, at, buildFixture, deal, log, org, ticket, user } from './analytics-fixture.ts';
+import * as levels0300 from '../../src/db/migrations/2026-11-25T0300_analytics_levels.ts';
+import * as kept0310 from '../../src/db/migrations/2026-11-25T0310_analytics_kept.ts';
+import { rebuildLostReasons } from '../../src/modules/analytics/analytics.sales.repository.ts';
 
 const ENDPOINTS = ['sales', 'support', 'team', 'customers', 'activity', 'trends'];
 const NOW = '2026-11-21T12:00:00.000Z';
+
+let current: Harness;
+const h0 = () => current;
 
 for (const engine of engines()) {
   describe(`analytics daily rollup: kept exact by triggers, equal to counting the records [${engine}]`, () => {
     let h: Harness;
     before(async () => {
       h = await createHarness(engine, { clock: new FixedClock(NOW) });
+      current = h;
     });
     after(() => h.close());
     const get = async (key: string, endpoint: string, query: Record<string, string | number> = {}) => {
@@ -342,5 +349,168 @@ for (const engine of engines()) {
         { numRuns: 25 },
       );
     });
+
+    test('property: the month and whole-account levels, lost reasons and open counts per org equal a recount of the records, after inserts, updates and deletes, and after the migrations rebuild them', async () => {
+      const dayMs = 86_400_000;
+      const instant = fc.integer({ min: at('2025-06-01T00:00:00'), max: at('2027-03-01T00:00:00') });
+      const status = fc.constantFrom('new', 'qualified', 'won', 'lost', 'open', 'pending', 'closed');
+      const record = fc.record({
+        created: instant,
+        closedAfter: fc.option(fc.integer({ min: 0, max: 90 * dayMs })),
+        status,
+        owner: fc.integer({ min: 0, max: 2 }),
+        closer: fc.integer({ min: 0, max: 2 }),
+        kind: fc.constantFrom('note', 'email', 'call', 'meeting' as const),
+        org: fc.integer({ min: 0, max: 2 }),
+        reason: fc.constantFrom(null, ['price', 'Too expensive'], ['price', 'Pricey'], ['timing', null] as const),
+        // What happens after: nothing, an update of status, owner, org, dates and reason, or a delete.
+        after: fc.constantFrom('keep', 'update', 'delete'),
+        next: fc.record({ status, owner: fc.integer({ min: 0, max: 2 }), org: fc.integer({ min: 0, max: 2 }), moved: fc.integer({ min: -40, max: 40 }) }),
+      });
+      const DEAL = ['new', 'qualified', 'won', 'lost'];
+      await fc.assert(
+        fc.asyncProperty(fc.array(record, { minLength: 1, maxLength: 10 }), async (records) => {
+          const a = await createTestAccount(h);
+          const users = [null, await user(h, a.accountId, 'U1'), await user(h, a.accountId, 'U2')];
+          const orgs = [await org(h, a.accountId, 'O1'), await org(h, a.accountId, 'O2'), await org(h, a.accountId, 'O3')];
+          const iso = (ms: number) => new Date(ms).toISOString().slice(0, -1);
+          for (const r of records) {
+            const closedAt = r.created + (r.closedAfter ?? 0);
+            if (DEAL.includes(r.status)) {
+              const closed = r.status === 'won' || r.status === 'lost';
+              const id = await deal(h, a.accountId, {
+                org: orgs[r.org],
+                owner: users[r.owner],
+                created: iso(r.created),
+                status: r.status as 'new',
+                closed: closed ? iso(closedAt) : undefined,
+                closedBy: closed ? users[r.closer] : null,
+                reason: r.status === 'lost' && r.reason ? (r.reason as [string, string]) : undefined,
+              });
+              await activity(h, a.accountId, id, orgs[r.org], r.kind, users[r.closer], iso(closedAt));
+              const next = DEAL.includes(r.next.status) ? r.next.status : 'lost';
+              const nextClosed = next === 'won' || next === 'lost';
+              if (r.after === 'update') {
+                await h.db
+                  .updateTable('deals')
+                  .set({
+                    status: next as 'new',
+                    owner_user_id: users[r.next.owner],
+                    org_id: orgs[r.next.org],
+                    created_at: r.created + r.next.moved * dayMs,
+                    closed_at: nextClosed ? closedAt + r.next.moved * dayMs : null,
+                    closed_by_user_id: nextClosed ? users[r.next.owner] : null,
+                    lost_reason_label: next === 'lost' ? 'Changed' : null,
+                  })
+                  .where('id', '=', id)
+                  .execute();
+                await h.db
+                  .updateTable('deal_activities')
+                  .set({ event_type: 'call', user_id: users[r.next.owner], created_at: closedAt + r.next.moved * dayMs })
+                  .where('deal_id', '=', id)
+                  .execute();
+              }
+              if (r.after === 'delete') await h.db.deleteFrom('deals').where('id', '=', id).execute();
+            } else {
+              const t = await ticket(h, a.accountId, {
+                org: orgs[r.org],
+                owner: users[r.owner],
+                created: iso(r.created),
+                status: r.status as 'open',
+                closed: r.status === 'closed' ? iso(closedAt) : undefined,
+              });
+              await log(h, a.accountId, t, orgs[r.org], users[r.closer], iso(closedAt));
+              const next = DEAL.includes(r.next.status) ? 'closed' : r.next.status;
+              if (r.after === 'update') {
+                await h.db
+                  .updateTable('tickets')
+                  .set({
+                    status: next as 'open',
+                    owner_user_id: users[r.next.owner],
+                    org_id: orgs[r.next.org],
+                    created_at: r.created + r.next.moved * dayMs,
+                    closed_at: next === 'closed' ? closedAt + r.next.moved * dayMs : null,
+                  })
+                  .where('id', '=', t)
+                  .execute();
+                await h.db
+                  .updateTable('support_logs')
+                  .set({ author_user_id: users[r.next.owner], created_at: closedAt + r.next.moved * dayMs })
+                  .where('ticket_id', '=', t)
+                  .execute();
+              }
+              if (r.after === 'delete') await h.db.deleteFrom('tickets').where('id', '=', t).execute();
+            }
+          }
+          const expected = await recount(a.accountId);
+          assert.deepEqual(await kept(a.accountId), expected, 'kept by the triggers');
+          await rebuildLostReasons(h.db, a.accountId);
+          assert.deepEqual(await kept(a.accountId), expected, 'lost reasons rebuilt as the seed does');
+          if (records[0].after === 'keep') {
+            // The migrations' backfills give the same rows (for every account: run once in a while).
+            for (const m of [kept0310, levels0300]) await m.down(h.db as never);
+            for (const m of [levels0300, kept0310]) await m.up(h.db as never);
+            assert.deepEqual(await kept(a.accountId), expected, 'rebuilt by the migrations');
+          }
+        }),
+        { numRuns: 12 },
+      );
+    });
   });
+}
+
+const LEVELLED = /_(month|total)$|^org_open_/;
+
+/** The account's rows of the levels and kept figures, as sorted text. */
+async function kept(accountId: number): Promise<string[]> {
+  const daily = await h0()
+    .db.selectFrom('analytics_daily')
+    .select(['fact', 'day', 'dim', 'n'])
+    .where('account_id', '=', accountId)
+    .where('n', '<>', 0)
+    .execute();
+  const reasons = await h0().db.selectFrom('analytics_lost_reasons').selectAll().where('account_id', '=', accountId).where('n', '<>', 0).execute();
+  return [
+    ...daily.filter((r) => LEVELLED.test(r.fact)).map((r) => `${r.fact} ${r.day} ${r.dim} ${r.n}`),
+    ...reasons.map((r) => `lost ${r.day} ${r.missing % 2 ? null : r.code} ${r.missing >= 2 ? null : r.label} ${r.n}`),
+  ].sort();
+}
+
+/** The same rows counted from the records, by the definitions of docs/design.md#analytics. */
+async function recount(accountId: number): Promise<string[]> {
+  const db = h0().db;
+  const counts = new Map<string, number>();
+  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  const day = (ms: number) => Math.floor(ms / 86_400_000);
+  const month = (ms: number) => {
+    const d = new Date(ms);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 86_400_000;
+  };
+  const both = (fact: string, at: number, dim: number | null, total: boolean) => {
+    add(`${fact}_month ${month(at)} ${dim ?? 0}`);
+    if (total) add(`${fact}_total ${day(at)} 0`);
+  };
+  for (const d of await db.selectFrom('deals').selectAll().where('account_id', '=', accountId).execute()) {
+    both('deal_created', Number(d.created_at), d.owner_user_id, true);
+    if ((d.status === 'won' || d.status === 'lost') && d.closed_at !== null) {
+      both(`deal_${d.status}_owner`, Number(d.closed_at), d.owner_user_id, true);
+      both(`deal_${d.status}_closer`, Number(d.closed_at), d.closed_by_user_id, false);
+      if (d.status === 'lost') add(`lost ${month(Number(d.closed_at))} ${d.lost_reason_code} ${d.lost_reason_label}`);
+    }
+    if (['new', 'qualified', 'proposal', 'negotiation'].includes(d.status)) add(`org_open_deal 0 ${d.org_id}`);
+  }
+  const KIND: Record<string, number> = { note: 1, email: 2, call: 3, meeting: 4 };
+  for (const x of await db.selectFrom('deal_activities').selectAll().where('account_id', '=', accountId).execute()) {
+    both('activity_kind', Number(x.created_at), KIND[x.event_type], false);
+    both('activity_user', Number(x.created_at), x.user_id, false);
+  }
+  for (const t of await db.selectFrom('tickets').selectAll().where('account_id', '=', accountId).execute()) {
+    both('ticket_created', Number(t.created_at), t.owner_user_id, true);
+    if (t.status === 'closed' && t.closed_at !== null) both('ticket_closed', Number(t.closed_at), t.owner_user_id, true);
+    if (t.status === 'open' || t.status === 'pending') add(`org_open_ticket 0 ${t.org_id}`);
+  }
+  for (const l of await db.selectFrom('support_logs').selectAll().where('account_id', '=', accountId).execute()) {
+    both('support_log', Number(l.created_at), l.author_user_id, true);
+  }
+  return [...counts].map(([k, n]) => `${k} ${n}`).sort();
 }

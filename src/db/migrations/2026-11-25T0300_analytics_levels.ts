@@ -154,6 +154,8 @@ export async function up(db: AnyDb): Promise<void> {
   const sqlite = isSqlite(db);
   const all = TABLES.flatMap((t) => t.facts);
   for (const l of LEVELS) await sql.raw(backfill(l, all)).execute(db);
+  // The planner's statistics of the table count the new rows (else it plans joins over them as empty).
+  if (!sqlite) await sql.raw('analyze analytics_daily').execute(db);
   for (const { table, facts } of TABLES) {
     const name = `analytics_levels_${table}`;
     const reads = [...new Set(facts.flatMap((f) => f.reads))];

@@ -1,14 +1,15 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { segments, type Period } from './analytics.period.ts';
-import { OPEN_DEAL, OPEN_TICKET, rows, within } from './analytics.sql.ts';
+import { rows, within } from './analytics.sql.ts';
 
 export const RANKING_METRICS = ['deals_created', 'deals_won', 'activities', 'tickets_created', 'support_updates', 'open_deals', 'open_tickets'] as const;
 export type RankingMetric = (typeof RANKING_METRICS)[number];
 /** Rankings that describe "now" rather than the period (no previous period, no change). */
 export const NOW_METRICS: RankingMetric[] = ['open_deals', 'open_tickets'];
+type PeriodMetric = Exclude<RankingMetric, 'open_deals' | 'open_tickets'>;
 
-function source(metric: RankingMetric, accountId: number, p: Period): RawBuilder<unknown> {
+function source(metric: PeriodMetric, accountId: number, p: Period): RawBuilder<unknown> {
   switch (metric) {
     case 'deals_created':
       return sql`deals where account_id = ${accountId} and ${within('created_at', p)}`;
@@ -20,10 +21,6 @@ function source(metric: RankingMetric, accountId: number, p: Period): RawBuilder
       return sql`tickets where account_id = ${accountId} and ${within('created_at', p)}`;
     case 'support_updates':
       return sql`support_logs where account_id = ${accountId} and ${within('created_at', p)}`;
-    case 'open_deals':
-      return sql`deals where account_id = ${accountId} and ${OPEN_DEAL}`;
-    case 'open_tickets':
-      return sql`tickets where account_id = ${accountId} and ${OPEN_TICKET}`;
   }
 }
 
@@ -51,7 +48,16 @@ export function perOrgCounts(accountId: number, p: Period, fact: string | undefi
   return sql.join(parts, sql` union all `);
 }
 
+/** Open deals and open or pending tickets per org now, as kept by migration 2026-11-25T0310_analytics_kept. */
+const OPEN_NOW: Partial<Record<RankingMetric, string>> = { open_deals: 'org_open_deal', open_tickets: 'org_open_ticket' };
+
+/** (org_id, n) rows of the orgs that have open records of `metric` now (a kept count per org). */
+export function openPerOrg(accountId: number, metric: 'open_deals' | 'open_tickets'): RawBuilder<unknown> {
+  return sql`select dim as org_id, n from analytics_daily where account_id = ${accountId} and fact = ${OPEN_NOW[metric]} and day = 0 and n <> 0`;
+}
+
 function perOrg(metric: RankingMetric, accountId: number, p: Period): RawBuilder<unknown> {
+  if (metric === 'open_deals' || metric === 'open_tickets') return openPerOrg(accountId, metric);
   return perOrgCounts(accountId, p, MONTHLY[metric], (q) => source(metric, accountId, q));
 }
 
@@ -65,16 +71,18 @@ export function ranking(db: Executor, accountId: number, metric: RankingMetric, 
   );
 }
 
-/** Orgs with an open (or pending) ticket and an open deal now: the first `limit` by open tickets, open deals, id; and their number. */
+/** Orgs with an open (or pending) ticket and an open deal now (the kept counts, one pass): the first `limit` by open tickets, open deals, id; and their number. */
 export function openSupportAndDeals(db: Executor, accountId: number, limit: number) {
   return rows<{ org_id: number; open_tickets: number; open_deals: number; orgs: number }>(
     db,
     sql`
-    select t.org_id, t.n as open_tickets, d.n as open_deals, count(*) over () as orgs
-    from (select org_id, count(*) as n from tickets where account_id = ${accountId} and ${OPEN_TICKET} group by org_id) t
-    join (select org_id, count(*) as n from deals where account_id = ${accountId} and ${OPEN_DEAL} group by org_id) d
-      on d.org_id = t.org_id
-    order by t.n desc, d.n desc, t.org_id asc limit ${limit}`,
+    select org_id, open_tickets, open_deals, count(*) over () as orgs from (
+      select dim as org_id, sum(case when fact = 'org_open_ticket' then n else 0 end) as open_tickets,
+        sum(case when fact = 'org_open_deal' then n else 0 end) as open_deals
+      from analytics_daily where account_id = ${accountId} and fact in ('org_open_deal', 'org_open_ticket') and day = 0
+      group by dim
+    ) per_org where open_tickets > 0 and open_deals > 0
+    order by open_tickets desc, open_deals desc, org_id asc limit ${limit}`,
   );
 }
 

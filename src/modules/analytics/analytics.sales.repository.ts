@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database.ts';
-import type { Period } from './analytics.period.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import { DAY_MS, segments, type Period } from './analytics.period.ts';
 import { andIf, CLOSED_DEAL, OPEN_DEAL, rows, within } from './analytics.sql.ts';
 
 export interface SalesFilter {
@@ -36,14 +36,56 @@ export function closedPerRep(db: Executor, accountId: number, p: Period, f: Sale
   );
 }
 
+/**
+ * Lost deals of the period per reason code (the label: the greatest of the code's labels). The
+ * whole months come from `analytics_lost_reasons` (migration 2026-11-25T0310_analytics_kept),
+ * the days around them, periods that are not whole days and one owner's deals from the deals.
+ */
 export function lostReasons(db: Executor, accountId: number, p: Period, f: SalesFilter) {
+  const records = (q: Period) => sql`
+    select lost_reason_code as code, max(lost_reason_label) as label, count(*) as n from deals
+    where account_id = ${accountId} and ${within('closed_at', q)} and status = 'lost' ${owner(f)}
+    group by lost_reason_code`;
+  const seg = f.ownerUserId === undefined ? segments(p) : { years: [], months: [], raw: [p] };
+  const kept = (s: { a: number; b: number }) => sql`
+    select case when missing % 2 = 1 then null else code end as code, case when missing >= 2 then null else label end as label, n
+    from analytics_lost_reasons where account_id = ${accountId} and day >= ${s.a} and day < ${s.b} and n <> 0`;
+  const parts = [...[...seg.years, ...seg.months].map(kept), ...seg.raw.map(records)];
   return rows<{ code: string | null; label: string | null; n: number }>(
     db,
-    sql`
-    select lost_reason_code as code, max(lost_reason_label) as label, count(*) as n from deals
-    where account_id = ${accountId} and ${within('closed_at', p)} and status = 'lost' ${owner(f)}
-    group by lost_reason_code`,
+    sql`select code, max(label) as label, sum(n) as n from (${sql.join(parts, sql` union all `)}) reasons group by code having sum(n) > 0`,
   );
+}
+
+/**
+ * Rebuilds an account's `analytics_lost_reasons` from its deals, in one transaction: for bulk
+ * loads that bypass the row triggers (`custops seed`).
+ */
+export async function rebuildLostReasons(db: Db, accountId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('analytics_lost_reasons').where('account_id', '=', accountId).execute();
+    const days = await rows<{ day: number; code: string | null; label: string | null; n: number }>(
+      trx,
+      sql`select closed_at / ${sql.lit(DAY_MS)} as day, lost_reason_code as code, lost_reason_label as label, count(*) as n from deals
+      where account_id = ${accountId} and status = 'lost' and closed_at is not null group by closed_at / ${sql.lit(DAY_MS)}, lost_reason_code, lost_reason_label`,
+    );
+    const months = new Map<string, { account_id: number; day: number; missing: number; code: string; label: string; n: number }>();
+    for (const r of days) {
+      const d = new Date(Number(r.day) * DAY_MS);
+      const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / DAY_MS;
+      const missing = (r.code === null ? 1 : 0) + (r.label === null ? 2 : 0);
+      const key = JSON.stringify([day, missing, r.code, r.label]);
+      const row = months.get(key) ?? { account_id: accountId, day, missing, code: r.code ?? '', label: r.label ?? '', n: 0 };
+      row.n += Number(r.n);
+      months.set(key, row);
+    }
+    const all = [...months.values()];
+    for (let i = 0; i < all.length; i += 500)
+      await trx
+        .insertInto('analytics_lost_reasons')
+        .values(all.slice(i, i + 500))
+        .execute();
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Period } from './analytics.period.ts';
-import { perOrgCounts } from './analytics.customers.repository.ts';
+import { openPerOrg, perOrgCounts } from './analytics.customers.repository.ts';
 import { OPEN_TICKET, rows, within } from './analytics.sql.ts';
 
 export interface SupportCounts {
@@ -59,7 +59,7 @@ export function supportByCustomer(db: Executor, accountId: number, p: Period, li
       select org_id as k, n as created, 0 as closed, 0 as updates, 0 as open_now from (${created}) a
       union all select org_id, 0, n, 0, 0 from (${closed}) b
       union all select org_id, 0, 0, n, 0 from (${logs}) c
-      union all select org_id, 0, 0, 0, count(*) from tickets where account_id = ${accountId} and ${OPEN_TICKET} group by org_id
+      union all select org_id, 0, 0, 0, n from (${openPerOrg(accountId, 'open_tickets')}) d
     ) facts group by k having sum(created) + sum(closed) + sum(updates) + sum(open_now) > 0
     order by sum(created) desc, sum(closed) desc, sum(updates) desc, sum(open_now) desc, k asc limit ${limit}`,
   );
