@@ -1,4 +1,3 @@
-import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ActivityReport } from './reports';
 import { ChartFigure, Figure, Panel } from './figures';
 
@@ -23,16 +22,7 @@ export function ActivityMixPanel({ report }: { report: Mix }) {
         ))}
         <Figure label="Support logs" value={report.by_source.support_log} metric="activity.by_source.support_log" change={c?.by_source.support_log} />
       </dl>
-      <ChartFigure caption="Activity by kind">
-        <ResponsiveContainer width="100%" height={200}>
-          <BarChart accessibilityLayer={false} data={data} layout="vertical" margin={{ left: 40 }}>
-            <XAxis type="number" allowDecimals={false} />
-            <YAxis type="category" dataKey="kind" width={100} />
-            <Tooltip />
-            <Bar dataKey="entries" fill="#f08c00" isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
-      </ChartFigure>
+      <ChartFigure caption="Activity by kind" bars={{ data, category: 'kind', value: 'entries', color: '#f08c00', height: 200, horizontal: true }} />
     </Panel>
   );
 }

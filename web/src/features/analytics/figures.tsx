@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react';
 import type { components } from '../../../../src/client/index.ts';
+import type { BarsProps, LinesProps } from './charts';
 
 type Change = components['schemas']['AnalyticsChange'];
 
@@ -70,13 +72,19 @@ export function FigureList<K extends string>({
   );
 }
 
-/** A chart with a caption; its numbers are also in the table beside it, so nothing is only a picture. */
-export function ChartFigure({ caption, children }: { caption: string; children: React.ReactNode }) {
+// The chart library loads on its own, after the figures and tables: they are the page's content
+// (every number a chart draws is also in a table), and the library is most of the page's code.
+const LazyBars = lazy(() => import('./charts').then((m) => ({ default: m.Bars })));
+const LazyLines = lazy(() => import('./charts').then((m) => ({ default: m.Lines })));
+
+/** A chart with a caption; its numbers are also in the table beside it, so nothing is only a picture. Holds its height while the chart code loads. */
+export function ChartFigure(props: { caption: string } & ({ bars: BarsProps } | { lines: LinesProps })) {
+  const height = 'bars' in props ? props.bars.height : props.lines.height;
   return (
     <figure className="chart">
-      <figcaption>{caption}</figcaption>
-      <div className="chart-canvas" aria-hidden="true">
-        {children}
+      <figcaption>{props.caption}</figcaption>
+      <div className="chart-canvas" aria-hidden="true" style={{ minHeight: height }}>
+        <Suspense fallback={null}>{'bars' in props ? <LazyBars {...props.bars} /> : <LazyLines {...props.lines} />}</Suspense>
       </div>
     </figure>
   );

@@ -1,4 +1,3 @@
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SalesReport } from './reports';
 import { formatMoney } from '../../lib/money';
 import { changeText, ChartFigure, Figure, FigureList, Panel } from './figures';
@@ -24,17 +23,10 @@ export function SalesPanel({ report }: { report: Sales }) {
       <FigureList metric="sales" values={report} changes={c} figures={FIGURES} />
       <div className="grid-2">
         <div>
-          <ChartFigure caption="Funnel: deals created in the period that reached each stage">
-            <ResponsiveContainer width="100%" height={220}>
-              <BarChart accessibilityLayer={false} data={funnel}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="stage" />
-                <YAxis allowDecimals={false} />
-                <Tooltip />
-                <Bar dataKey="deals" fill="#3b5bdb" isAnimationActive={false} />
-              </BarChart>
-            </ResponsiveContainer>
-          </ChartFigure>
+          <ChartFigure
+            caption="Funnel: deals created in the period that reached each stage"
+            bars={{ data: funnel, category: 'stage', value: 'deals', color: '#3b5bdb', height: 220, grid: true }}
+          />
           <div className="table-wrap">
             <table className="table compact">
               <caption>Funnel</caption>
@@ -98,16 +90,7 @@ export function SalesPanel({ report }: { report: Sales }) {
               metric="sales.open_pipeline.deals_without_activity_14d"
             />
           </dl>
-          <ChartFigure caption="Open deals by status">
-            <ResponsiveContainer width="100%" height={180}>
-              <BarChart accessibilityLayer={false} data={pipeline}>
-                <XAxis dataKey="status" />
-                <YAxis allowDecimals={false} />
-                <Tooltip />
-                <Bar dataKey="deals" fill="#2f9e44" isAnimationActive={false} />
-              </BarChart>
-            </ResponsiveContainer>
-          </ChartFigure>
+          <ChartFigure caption="Open deals by status" bars={{ data: pipeline, category: 'status', value: 'deals', color: '#2f9e44', height: 180 }} />
           <div className="table-wrap">
             <table className="table compact">
               <caption>Open pipeline by status</caption>

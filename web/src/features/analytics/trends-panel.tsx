@@ -1,4 +1,3 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TrendsReport } from './reports';
 import { ChartFigure, Figure, Panel } from './figures';
 
@@ -16,20 +15,7 @@ const SERIES = [
 export function TrendsPanel({ report }: { report: Trends }) {
   return (
     <Panel id="trends" title="Weekly trends">
-      <ChartFigure caption="Per ISO week">
-        <ResponsiveContainer width="100%" height={260}>
-          <LineChart accessibilityLayer={false} data={report.weeks}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="week" />
-            <YAxis allowDecimals={false} />
-            <Tooltip />
-            <Legend />
-            {SERIES.map(([k, label, color]) => (
-              <Line key={k} type="monotone" dataKey={k} name={label} stroke={color} dot={false} isAnimationActive={false} />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
-      </ChartFigure>
+      <ChartFigure caption="Per ISO week" lines={{ data: report.weeks, category: 'week', series: SERIES, height: 260 }} />
       <dl className="figures">
         {SERIES.map(([k, label]) => (
           <Figure key={k} label={label} value={report.totals[k]} metric={`trends.totals.${k}`} change={report.change?.totals[k]} />
