@@ -28,6 +28,9 @@ export function useSession(): Session {
   return data;
 }
 
+/** The first page of the navigation: where `/` and signing in lead. */
+export const START_PAGE = '/deals';
+
 export function canManage(role: Role): boolean {
   return role === 'owner' || role === 'admin';
 }

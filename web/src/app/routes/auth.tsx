@@ -1,6 +1,6 @@
 import { createRoute, redirect } from '@tanstack/react-router';
 import { SignInPage } from '../../features/auth/sign-in-page';
-import { sessionQuery } from '../../lib/session';
+import { sessionQuery, START_PAGE } from '../../lib/session';
 import { rootRoute, signedInRoute } from './root';
 
 export interface SignInSearch {
@@ -13,7 +13,7 @@ export const signInRoute = createRoute({
   validateSearch: (search: Record<string, unknown>): SignInSearch =>
     typeof search.redirect === 'string' && search.redirect.startsWith('/') ? { redirect: search.redirect } : {},
   beforeLoad: async ({ context }) => {
-    if (await context.queryClient.ensureQueryData(sessionQuery)) throw redirect({ to: '/deals' });
+    if (await context.queryClient.ensureQueryData(sessionQuery)) throw redirect({ to: START_PAGE });
   },
   // Eager: it is the first page a signed-out visitor sees.
   component: SignInPage,
@@ -24,6 +24,6 @@ export const homeRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/',
   beforeLoad: () => {
-    throw redirect({ to: '/deals' });
+    throw redirect({ to: START_PAGE });
   },
 });

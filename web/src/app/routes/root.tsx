@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, createRoute, Outlet, redirect } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
 import { sessionQuery } from '../../lib/session';
-import { Shell } from '../shell';
 import { RouteError } from '../route-error';
 
 export interface RouterContext {
@@ -13,7 +12,11 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
   errorComponent: RouteError,
 });
 
-/** Every page but sign-in: needs a session, and renders inside the shell (navigation, sign-out). */
+/**
+ * Every page but sign-in: needs a session, and renders inside the shell (navigation, search,
+ * sign-out). The shell is a chunk of its own, so the sign-in page loads without it; the sign-in
+ * page fetches it while the visitor types (features/auth/preload.ts).
+ */
 export const signedInRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'signed-in',
@@ -22,5 +25,5 @@ export const signedInRoute = createRoute({
     if (!session) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
     return { session };
   },
-  component: Shell,
+  component: lazyRouteComponent(() => import('../shell'), 'Shell'),
 });

@@ -1,10 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate, useRouter, useSearch } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { api, ApiError, setCsrfToken, unwrap } from '../../lib/api';
+import { START_PAGE } from '../../lib/session';
+import { preloadPageCode } from './preload';
 
 export function SignInPage() {
   const search = useSearch({ from: '/sign-in' });
@@ -14,6 +16,16 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string; form?: string }>({});
   const [pending, setPending] = useState(false);
+  const router = useRouter();
+  // `/` redirects to the start page: going there directly saves a step, and tells preloading which page comes next.
+  const destination = search.redirect && search.redirect !== '/' ? search.redirect : START_PAGE;
+  // The next page's code is fetched while the visitor types (see preload.ts).
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => preloadPageCode(router, destination));
+    return () => cancel(handle);
+  }, [router, destination]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -23,11 +35,12 @@ export function SignInPage() {
     setErrors(local);
     if (local.email || local.password) return;
     setPending(true);
+    preloadPageCode(router, destination);
     try {
       const session = await unwrap(api.POST('/api/v1/session', { body: { email: email.trim(), password } }));
       setCsrfToken(session.csrf_token);
       queryClient.setQueryData(['session'], session);
-      await navigate({ to: search.redirect ?? '/deals' });
+      await navigate({ to: destination });
     } catch (err) {
       if (err instanceof ApiError) setErrors({ ...err.fields, form: err.message });
       else setErrors({ form: 'The server could not be reached. Check your connection and try again.' });
