@@ -1,7 +1,8 @@
 import '../../lib/react-aria-csp';
 import { useDraggable } from '@dnd-kit/core';
 import { Link } from '@tanstack/react-router';
-import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { useRef, useState } from 'react';
+import { Menu, MenuItem, Popover } from 'react-aria-components';
 import { daysSince, formatMoney } from '../../lib/money';
 import { DEAL_STATUSES, STATUS_LABEL, type Deal, type DealStatus } from '../../lib/schemas';
 import { formatDateTime } from '../../lib/format';
@@ -65,12 +66,67 @@ export function DealCard({
           <dd>{idle === 0 ? 'Today' : idle === 1 ? '1 day ago' : `${idle} days ago`}</dd>
         </div>
       </dl>
-      <MenuTrigger>
-        <Button className="btn btn-secondary btn-small" aria-label={`Move ${deal.title}`}>
-          Move…
-        </Button>
-        <Popover className="popover">
-          <Menu className="menu" onAction={(key) => onMove(deal, key as DealStatus)} disabledKeys={[deal.status]}>
+      <MoveMenu deal={deal} onMove={onMove} />
+    </li>
+  );
+}
+
+/**
+ * The card's "Move…" menu button. The React Aria menu (and its popover) is mounted only while
+ * open: a board shows 120 cards, and a menu trigger on each was most of the board's render. The
+ * plain button says what it opens (aria-haspopup, aria-expanded), opens on a click, Enter, Space
+ * or the arrow keys, and gets the focus back when the menu closes (as React Aria's MenuTrigger
+ * would do).
+ */
+function MoveMenu({ deal, onMove }: { deal: Deal; onMove: (deal: Deal, to: DealStatus) => void }) {
+  const trigger = useRef<HTMLButtonElement>(null);
+  const popover = useRef<HTMLElement>(null);
+  const [open, setOpen] = useState(false);
+  const label = `Move ${deal.title}`;
+  // Focus goes back to the button, unless the user has put it elsewhere (a click outside the menu).
+  const close = () => {
+    const active = document.activeElement;
+    if (!active || active === document.body || popover.current?.contains(active)) trigger.current?.focus();
+    setOpen(false);
+  };
+  return (
+    <>
+      <button
+        ref={trigger}
+        type="button"
+        className="btn btn-secondary btn-small"
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
+        Move…
+      </button>
+      {open ? (
+        <Popover
+          ref={popover}
+          className="popover"
+          triggerRef={trigger}
+          isOpen
+          onOpenChange={(next) => (next ? setOpen(true) : close())}
+          placement="bottom start"
+        >
+          <Menu
+            className="menu"
+            aria-label={label}
+            autoFocus="first"
+            disabledKeys={[deal.status]}
+            onAction={(key) => {
+              close();
+              onMove(deal, key as DealStatus);
+            }}
+          >
             {DEAL_STATUSES.map((s) => (
               <MenuItem key={s} id={s} className="menu-item">
                 {`To ${STATUS_LABEL[s]}`}
@@ -78,7 +134,7 @@ export function DealCard({
             ))}
           </Menu>
         </Popover>
-      </MenuTrigger>
-    </li>
+      ) : null}
+    </>
   );
 }
