@@ -40,10 +40,21 @@ export function generateWebhookSecret(): string {
 // systems with argon2 unavailable; 2^15 keeps the CLI and tests responsive on two cores).
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
+const storedHash = (salt: Buffer, hash: Buffer) => `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(password.normalize('NFKC'), salt, 32, SCRYPT);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+  return storedHash(salt, await scryptAsync(password.normalize('NFKC'), salt, 32, SCRYPT));
+}
+
+/**
+ * A stored hash with the current parameters whose salt and hash are random bytes: no password
+ * matches it, and verifying against it costs what verifying a real hash costs (sign-in verifies
+ * against it when no user has the email). Made without running scrypt, so it costs a process
+ * nothing to keep one.
+ */
+export function unmatchablePasswordHash(): string {
+  return storedHash(randomBytes(16), randomBytes(32));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -10,10 +10,11 @@ import { call, createTestAccount } from '../helpers/harness.ts';
 import { createEndpoint, webhookEnv, type WebhookEnv } from '../webhooks/helpers/setup.ts';
 
 /**
- * The package as an integrator gets it: `npm pack` (prepack builds dist/ from the TypeScript), the
- * tarball installed into a throwaway project from the npm cache, and both entry points imported on
- * the system Node (20 on the development machine) and on the project's Node 24, verifying a real
- * signed delivery and reading it back through the typed client.
+ * The package as an integrator gets it: the package's prepack script builds dist/ from the
+ * TypeScript, `npm pack` packs it, the tarball is installed into a throwaway project from the npm
+ * cache, and both entry points are imported on the system Node (20 on the development machine) and
+ * on the project's Node 24, verifying a real signed delivery and reading it back through the typed
+ * client.
  */
 
 const root = process.cwd();
@@ -77,8 +78,17 @@ describe('the npm package', () => {
   let project: string;
   before(() => {
     const work = mkdtempSync(join(tmpdir(), 'custops-pack-'));
+    // prepack is what `npm pack` runs to build dist/; run here, and `npm pack` told to run no
+    // script, because `npm pack` also runs `prepare`, which builds the console (not in the package,
+    // and already built by pretest) and dist/ a second time.
+    execFileSync('npm', ['run', '-s', 'prepack'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
     const packed = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 }),
+      execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 300_000,
+      }),
     );
     const files = (packed[0].files as { path: string }[]).map((f) => f.path);
     assert.ok(files.includes('dist/webhooks.js') && files.includes('dist/webhooks.d.ts'), 'the tarball holds compiled JavaScript and declarations');
@@ -94,31 +104,38 @@ describe('the npm package', () => {
     });
     writeFileSync(join(project, 'check.mjs'), CHECK);
     writeFileSync(join(project, 'consumer.ts'), CONSUMER_TS);
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          noEmit: true,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules', '@types')],
-        },
-        files: ['consumer.ts'],
-      }),
-    );
+    // And a wrong use, which must fail to compile, so that the check of consumer.ts means something.
+    writeFileSync(join(project, 'wrong.ts'), CONSUMER_TS.replace('event.deal.title', 'event.support_log.note'));
+    for (const file of ['consumer.ts', 'wrong.ts']) {
+      writeFileSync(
+        join(project, `tsconfig.${file.replace('.ts', '')}.json`),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            target: 'es2022',
+            noEmit: true,
+            types: ['node'],
+            typeRoots: [join(root, 'node_modules', '@types')],
+          },
+          files: [file],
+        }),
+      );
+    }
   });
 
-  test("its declarations type an integrator's code: payloads narrow on event_type, client answers are typed", () => {
-    const r = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
-    assert.equal(r.status, 0, r.stdout + r.stderr);
-    // And a wrong use fails to compile, so the check above means something.
-    writeFileSync(join(project, 'consumer.ts'), CONSUMER_TS.replace('event.deal.title', 'event.support_log.note'));
-    const bad = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
-    writeFileSync(join(project, 'consumer.ts'), CONSUMER_TS);
+  test("its declarations type an integrator's code: payloads narrow on event_type, client answers are typed", async () => {
+    // Both compilations at once (they share nothing but the installed package).
+    const tsc = (config: string) =>
+      promisify(execFile)(join(root, 'node_modules', '.bin', 'tsc'), ['-p', config], { cwd: project, encoding: 'utf8', timeout: 120_000 }).then(
+        () => ({ status: 0, output: '' }),
+        (err: { code?: number; stdout?: string; stderr?: string }) => ({ status: err.code ?? 1, output: `${err.stdout ?? ''}${err.stderr ?? ''}` }),
+      );
+    const [good, bad] = await Promise.all([tsc('tsconfig.consumer.json'), tsc('tsconfig.wrong.json')]);
+    assert.equal(good.status, 0, good.output);
     assert.notEqual(bad.status, 0, 'support_log does not exist on a deal.won event');
+    assert.match(bad.output, /support_log/, 'the wrong use is what fails to compile');
   });
 
   for (const engine of engines()) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Executor } from '../../db/database.ts';
 import { iso, type Clock } from '../../lib/clock.ts';
-import { hashPassword, sha256Hex, verifyPassword } from '../../lib/crypto.ts';
+import { sha256Hex, unmatchablePasswordHash, verifyPassword } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import { getUser } from '../users/users.service.ts';
 import type { SessionView } from './sessions.schemas.ts';
@@ -16,7 +16,7 @@ export const SIGN_IN_LOCK_MS = 15 * 60_000;
 
 const INVALID = 'Invalid email or password.';
 // Verified against when no user matches, so an unknown email costs the same scrypt work as a wrong password.
-const DUMMY_HASH = hashPassword(randomBytes(16).toString('hex'));
+const DUMMY_HASH = unmatchablePasswordHash();
 
 export interface SessionDeps {
   db: Db;
@@ -63,7 +63,7 @@ export async function signIn(deps: SessionDeps, input: { email: string; password
       break;
     }
   }
-  if (candidates.length === 0) await verifyPassword(input.password, await DUMMY_HASH);
+  if (candidates.length === 0) await verifyPassword(input.password, DUMMY_HASH);
   if (!match) {
     await repo.recordFailure(deps.db, emailLc, now);
     throw new AppError('unauthorized', INVALID);
