@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe } from 'node:test';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -14,6 +15,18 @@ export type EngineName = 'sqlite' | 'postgres';
  */
 export function engines(): EngineName[] {
   return process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/**
+ * Registers `suites(engine)` for every engine, under `title`, the engines running at the same time
+ * (the tests of one engine still run one after another). For files whose suites mostly wait on the
+ * processes they start (servers, CLI commands, MCP clients) and share nothing between engines:
+ * each engine has its own database, processes, ports and folders.
+ */
+export function onEachEngineAtOnce(title: string, suites: (engine: EngineName) => void): void {
+  describe(title, { concurrency: true }, () => {
+    for (const engine of engines()) describe(engine, { concurrency: 1 }, () => suites(engine));
+  });
 }
 
 export interface TestDatabase {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
-import { engines } from '../helpers/engines.ts';
+import { onEachEngineAtOnce } from '../helpers/engines.ts';
 import { httpClient, JSONRPC_LIST, rawMcp, startServed, stdioClient, type Served, type ServedAccount } from './helpers.ts';
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
@@ -32,7 +32,7 @@ function rawCall(params: unknown): string {
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-for (const engine of engines()) {
+onEachEngineAtOnce('MCP bad input, each engine at once', (engine) => {
   describe(`MCP bad input [${engine}]`, () => {
     let served: Served;
     let a: ServedAccount;
@@ -218,4 +218,4 @@ for (const engine of engines()) {
       assert.equal(refused.stdout, '');
     });
   });
-}
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { verifyWebhookSignature } from '../../src/index.ts';
-import { engines } from '../helpers/engines.ts';
+import { onEachEngineAtOnce } from '../helpers/engines.ts';
 import { startReceiver, type Receiver } from '../webhooks/helpers/receiver.ts';
 import { testPki } from '../webhooks/helpers/setup.ts';
 import { httpClient, startServed, stdioClient, type Served, type ServedAccount } from './helpers.ts';
@@ -22,7 +22,7 @@ const EXTRA_ARGS: Record<string, Record<string, unknown>> = {
   listDeals: { status: 'new', per_page: 1, sort: 'title' },
 };
 
-for (const engine of engines()) {
+onEachEngineAtOnce('MCP tool calls, each engine at once', (engine) => {
   describe(`MCP tool calls [${engine}]`, () => {
     let served: Served;
     let a: ServedAccount;
@@ -151,4 +151,4 @@ for (const engine of engines()) {
       }
     });
   });
-}
+});

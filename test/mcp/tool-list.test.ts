@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { grantsAny, type Scope } from '../../src/modules/api-keys/scopes.ts';
-import { engines } from '../helpers/engines.ts';
+import { onEachEngineAtOnce } from '../helpers/engines.ts';
 import { httpClient, startServed, transports, type Served, type ServedAccount } from './helpers.ts';
 
 interface Operation {
@@ -40,7 +40,7 @@ async function toolNames(client: Client) {
   return tools;
 }
 
-for (const engine of engines()) {
+onEachEngineAtOnce('MCP tools/list, each engine at once', (engine) => {
   describe(`MCP tools/list [${engine}]`, () => {
     let served: Served;
     let a: ServedAccount;
@@ -133,4 +133,4 @@ for (const engine of engines()) {
       assert.equal(del.annotations?.destructiveHint, true);
     });
   });
-}
+});

@@ -7,12 +7,12 @@ import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 import { emitEvent } from '../../src/modules/events/outbox.ts';
-import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
+import { createTestDatabase, onEachEngineAtOnce, type TestDatabase } from '../helpers/engines.ts';
 import { custops, freePort, waitForHttp, waitUntil, type Child } from './helpers/processes.ts';
 import { startReceiver, type Receiver } from './helpers/receiver.ts';
 import { deliveringProcessEnv, SAMPLE_ENTITIES, testPki } from './helpers/setup.ts';
 
-for (const engine of engines()) {
+onEachEngineAtOnce('crash safety, each engine at once', (engine) => {
   describe(`crash safety: custops serve as a child process [${engine}]`, () => {
     let db: TestDatabase;
     let receiver: Receiver;
@@ -29,7 +29,7 @@ for (const engine of engines()) {
 
     test('SIGKILL while deliveries are in flight, restart: every event arrives at least once and every delivery ends sent; SIGTERM finishes in-flight attempts', async () => {
       const port = await freePort();
-      const env = deliveringProcessEnv(db.url, { timeoutMs: 1500, dataDir: join(tmpdir(), 'custops-crash-data') });
+      const env = deliveringProcessEnv(db.url, { timeoutMs: 1500, dataDir: mkdtempSync(join(tmpdir(), 'custops-crash-data-')) });
       const serve = () => {
         const c = custops(['serve', '--port', String(port)], env);
         children.push(c);
@@ -40,7 +40,7 @@ for (const engine of engines()) {
       const key = (await createApiKey(deps, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: null })).secret;
 
       const first = serve();
-      await waitForHttp(`http://127.0.0.1:${port}/healthz`, first);
+      await waitForHttp(`http://127.0.0.1:${port}/healthz`, first, 60_000);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/endpoints`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -67,7 +67,7 @@ for (const engine of engines()) {
       await emitMany(20); // written while no dispatcher runs
 
       const second = serve();
-      await waitForHttp(`http://127.0.0.1:${port}/healthz`, second);
+      await waitForHttp(`http://127.0.0.1:${port}/healthz`, second, 60_000);
       const statuses = async () => db.handle.db.selectFrom('webhook_deliveries').select(['status']).execute();
       await waitUntil(
         'every delivery sent',
@@ -98,4 +98,4 @@ for (const engine of engines()) {
       assert.deepEqual({ ...last }, { status: 'sent', attempts: 1 });
     });
   });
-}
+});
