@@ -8,7 +8,11 @@ import type { AnyRouter } from '@tanstack/react-router';
  * navigation, which loads the chunks again and shows the route's error.
  */
 export function preloadPageCode(router: AnyRouter, to: string): void {
-  for (const match of router.matchRoutes(router.buildLocation({ to }))) {
-    void router.loadRouteChunk(router.routesById[match.routeId])?.catch(() => undefined);
+  try {
+    for (const match of router.matchRoutes(router.buildLocation({ to }))) {
+      void router.loadRouteChunk(router.routesById[match.routeId])?.catch(() => undefined);
+    }
+  } catch {
+    // An address the router cannot match is the navigation's to report, not signing in's.
   }
 }
