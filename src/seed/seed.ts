@@ -21,10 +21,21 @@ export interface SeedOptions {
 
 export type SeedCounts = Record<'users' | 'orgs' | 'contacts' | 'deals' | 'deal_status_history' | 'deal_activities' | 'tickets' | 'support_logs', number>;
 
+/** This process's CPU time since `from` (user and system, all threads), in ms: on a busy machine a steadier measure than the clock. */
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(from);
+  return ((d.user + d.system) / 1000).toFixed(0);
+};
+
 export class SeedInputError extends Error {}
 
-/** Deals per transaction: large enough for bulk speed, small enough that a SQLite writer never holds the lock for long. */
-const BATCH = { sqlite: 5_000, postgres: 25_000 };
+/**
+ * Deals per transaction: large enough for bulk speed, small enough that a SQLite writer never holds the
+ * lock for long. PostgreSQL readers never wait for a writer, and every batch adds to most orgs' monthly
+ * and yearly rollup rows again, so fewer, larger batches there write fewer rollup rows (about 5.4 million
+ * upserts for a million deals in batches of 50,000, against 7 million in batches of 25,000).
+ */
+const BATCH = { sqlite: 5_000, postgres: 50_000 };
 
 /**
  * Fills an existing account with a realistic, deterministic data set in proportion to
@@ -48,17 +59,19 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   const insert = async (table: SeedTable, rows: Row[], returning = false) => {
     counts[table] += rows.length;
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const ids = await writer.insert(table, rows, returning);
-    if (process.env.SEED_DEBUG) log(`  ${table} ${rows.length} rows ${(performance.now() - t0).toFixed(0)} ms`);
+    if (process.env.SEED_DEBUG) log(`  ${table} ${rows.length} rows ${(performance.now() - t0).toFixed(0)} ms (cpu ${cpuMs(cpu0)} ms)`);
     // Ids come from a sequence in insertion order; sorted, they line up with the rows whatever order RETURNING used.
     return ids.sort((a, b) => a - b);
   };
   const flushTally = async () => {
     if (!tally) return;
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const daily = tally.takeDaily();
     await writer.addCounts('analytics_daily', ['account_id', 'fact', 'day', 'dim'], daily);
-    if (process.env.SEED_DEBUG) log(`  analytics_daily ${daily.length} rows ${(performance.now() - t0).toFixed(0)} ms`);
+    if (process.env.SEED_DEBUG) log(`  analytics_daily ${daily.length} rows ${(performance.now() - t0).toFixed(0)} ms (cpu ${cpuMs(cpu0)} ms)`);
     await writer.addCounts('list_counts', ['account_id', 'list', 'bucket', 'shard'], tally.takeLists());
   };
   try {

@@ -15,35 +15,67 @@ const monthOf = (ms: number) => {
 };
 const yearOf = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), 0, 1) / DAY;
 const KIND: Record<string, number> = { note: 1, email: 2, call: 3, meeting: 4 };
-const TOTAL_LEVEL = new Set(['deal_created', 'deal_won_owner', 'deal_lost_owner', 'ticket_created', 'ticket_closed', 'support_log']);
-const MONTH_LEVEL = new Set([...TOTAL_LEVEL, 'deal_won_closer', 'deal_lost_closer', 'activity_kind', 'activity_user']);
+const TOTAL_LEVEL = ['deal_created', 'deal_won_owner', 'deal_lost_owner', 'ticket_created', 'ticket_closed', 'support_log'];
+const MONTH_LEVEL = [...TOTAL_LEVEL, 'deal_won_closer', 'deal_lost_closer', 'activity_kind', 'activity_user'];
 const OPEN_DEAL = new Set(['new', 'qualified', 'proposal', 'negotiation']);
 const STAGE: Record<string, number | undefined> = { new: 1, qualified: 2, proposal: 3, negotiation: 4, won: 5 };
 
+/** Every fact the seed counts, in the order of their names (the rollup's primary key order). */
+const BASE = [
+  'activity_kind',
+  'activity_user',
+  'deal_created',
+  'deal_lost_closer',
+  'deal_lost_owner',
+  'deal_won_closer',
+  'deal_won_owner',
+  'funnel_stage',
+  'org_open_deal',
+  'org_open_ticket',
+  'support_log',
+  'ticket_closed',
+  'ticket_created',
+];
+const ORG = ['org_activity', 'org_deal_created', 'org_deal_won', 'org_support_log', 'org_ticket_closed', 'org_ticket_created'];
+const FACTS = [...BASE, ...ORG, ...ORG.map((f) => `${f}_year`), ...MONTH_LEVEL.map((f) => `${f}_month`), ...TOTAL_LEVEL.map((f) => `${f}_total`)].sort();
+const F = Object.fromEntries(FACTS.map((f, i) => [f, i])) as Record<string, number>;
+/** Per fact, its monthly and whole-account levels (migration 2026-11-25T0300_analytics_levels), or -1. */
+const MONTH_OF = FACTS.map((f) => (MONTH_LEVEL.includes(f) ? F[`${f}_month`] : -1));
+const TOTAL_OF = FACTS.map((f) => (TOTAL_LEVEL.includes(f) ? F[`${f}_total`] : -1));
+/**
+ * A rollup key as one number, `((fact × 2^16) + day) × 2^31 + dim`, so a million deals' worth of
+ * counting makes no strings: fact < 2^6, day < 2^16 (until 2149) and dim (a record id) < 2^31 keep
+ * it under 2^53, and numeric order is the primary key's (fact by name, day, dim).
+ */
+const DAY_SPAN = 2 ** 16;
+const DIM_SPAN = 2 ** 31;
+if (FACTS.length > 64) throw new Error('seed: more facts than the rollup key holds');
+
 export class RollupTally {
-  readonly #daily = new Map<string, number>();
+  readonly #daily = new Map<number, number>();
   readonly #lists = new Map<string, number>();
   readonly accountId: number;
   constructor(accountId: number) {
     this.accountId = accountId;
   }
 
-  #add(fact: string, day: number, dim: number): void {
+  #add(fact: number, day: number, dim: number): void {
     this.#bump(fact, day, dim);
     // The coarser levels of migration 2026-11-25T0300_analytics_levels.
-    if (MONTH_LEVEL.has(fact)) this.#bump(`${fact}_month`, monthOf(day * DAY), dim);
-    if (TOTAL_LEVEL.has(fact)) this.#bump(`${fact}_total`, day, 0);
+    if (MONTH_OF[fact] >= 0) this.#bump(MONTH_OF[fact], monthOf(day * DAY), dim);
+    if (TOTAL_OF[fact] >= 0) this.#bump(TOTAL_OF[fact], day, 0);
   }
 
-  #bump(fact: string, day: number, dim: number): void {
-    const key = `${fact}|${day}|${dim}`;
+  #bump(fact: number, day: number, dim: number): void {
+    if (dim >= DIM_SPAN || day >= DAY_SPAN) throw new Error(`seed: rollup key out of range (day ${day}, dim ${dim})`);
+    const key = (fact * DAY_SPAN + day) * DIM_SPAN + dim;
     this.#daily.set(key, (this.#daily.get(key) ?? 0) + 1);
   }
 
   /** A fact dated by month, and the same by year (the per-org facts). */
   #addOrg(fact: string, at: number, org: number): void {
-    this.#add(fact, monthOf(at), org);
-    this.#add(`${fact}_year`, yearOf(at), org);
+    this.#add(F[fact], monthOf(at), org);
+    this.#add(F[`${fact}_year`], yearOf(at), org);
   }
 
   /** One kept list count (see the list_counts migration): `list` and `bucket` name it. */
@@ -62,47 +94,54 @@ export class RollupTally {
     stages: Iterable<string>;
   }): void {
     const owner = d.owner ?? 0;
-    this.#add('deal_created', dayOf(d.createdAt), owner);
+    this.#add(F.deal_created, dayOf(d.createdAt), owner);
     this.#addOrg('org_deal_created', d.createdAt, d.org);
     if (d.closedAt !== null && (d.status === 'won' || d.status === 'lost')) {
-      this.#add(`deal_${d.status}_owner`, dayOf(d.closedAt), owner);
-      this.#add(`deal_${d.status}_closer`, dayOf(d.closedAt), d.closer ?? 0);
+      this.#add(F[`deal_${d.status}_owner`], dayOf(d.closedAt), owner);
+      this.#add(F[`deal_${d.status}_closer`], dayOf(d.closedAt), d.closer ?? 0);
       if (d.status === 'won') this.#addOrg('org_deal_won', d.closedAt, d.org);
     }
-    if (OPEN_DEAL.has(d.status)) this.#bump('org_open_deal', 0, d.org);
+    if (OPEN_DEAL.has(d.status)) this.#bump(F.org_open_deal, 0, d.org);
     for (const s of new Set(d.stages)) {
       const stage = STAGE[s];
-      if (stage !== undefined) this.#add('funnel_stage', dayOf(d.createdAt), stage);
+      if (stage !== undefined) this.#add(F.funnel_stage, dayOf(d.createdAt), stage);
     }
   }
 
   activity(a: { kind: string; user: number | null; org: number; createdAt: number }): void {
-    this.#add('activity_kind', dayOf(a.createdAt), KIND[a.kind]);
-    this.#add('activity_user', dayOf(a.createdAt), a.user ?? 0);
+    this.#add(F.activity_kind, dayOf(a.createdAt), KIND[a.kind]);
+    this.#add(F.activity_user, dayOf(a.createdAt), a.user ?? 0);
     this.#addOrg('org_activity', a.createdAt, a.org);
   }
 
   ticket(t: { owner: number | null; org: number; status: string; closedAt: number | null; createdAt: number }): void {
-    this.#add('ticket_created', dayOf(t.createdAt), t.owner ?? 0);
+    this.#add(F.ticket_created, dayOf(t.createdAt), t.owner ?? 0);
     this.#addOrg('org_ticket_created', t.createdAt, t.org);
-    if (t.status === 'open' || t.status === 'pending') this.#bump('org_open_ticket', 0, t.org);
+    if (t.status === 'open' || t.status === 'pending') this.#bump(F.org_open_ticket, 0, t.org);
     if (t.status === 'closed' && t.closedAt !== null) {
-      this.#add('ticket_closed', dayOf(t.closedAt), t.owner ?? 0);
+      this.#add(F.ticket_closed, dayOf(t.closedAt), t.owner ?? 0);
       this.#addOrg('org_ticket_closed', t.closedAt, t.org);
     }
   }
 
   log(l: { author: number | null; org: number; createdAt: number }): void {
-    this.#add('support_log', dayOf(l.createdAt), l.author ?? 0);
+    this.#add(F.support_log, dayOf(l.createdAt), l.author ?? 0);
     this.#addOrg('org_support_log', l.createdAt, l.org);
   }
 
-  /** The rollup rows `(account_id, fact, day, dim, n)` gathered so far, and forgets them. */
+  /**
+   * The rollup rows `(account_id, fact, day, dim, n)` gathered so far in primary key order (the
+   * upserts then walk the rollup's b-tree forward instead of at random), and forgets them.
+   */
   takeDaily(): Row[] {
-    const rows: Row[] = [];
-    for (const [key, n] of this.#daily) {
-      const [fact, day, dim] = key.split('|');
-      rows.push([this.accountId, fact, Number(day), Number(dim), n]);
+    const keys = Float64Array.from(this.#daily.keys()).sort();
+    const rows: Row[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const dim = key % DIM_SPAN;
+      const rest = (key - dim) / DIM_SPAN;
+      const day = rest % DAY_SPAN;
+      rows[i] = [this.accountId, FACTS[(rest - day) / DAY_SPAN], day, dim, this.#daily.get(key)!];
     }
     this.#daily.clear();
     return rows;
