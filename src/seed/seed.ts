@@ -65,15 +65,26 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
     // Ids come from a sequence in insertion order; sorted, they line up with the rows whatever order RETURNING used.
     return ids.sort((a, b) => a - b);
   };
-  const flushTally = async () => {
+  /** Writes rollup rows taken from the tally (`takeDaily`, `takeLists`); nothing in triggers mode. */
+  const writeTally = async (daily: Row[], lists: Row[]) => {
     if (!tally) return;
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const daily = tally.takeDaily();
     await writer.addCounts('analytics_daily', ['account_id', 'fact', 'day', 'dim'], daily);
     if (process.env.SEED_DEBUG) log(`  analytics_daily ${daily.length} rows ${(performance.now() - t0).toFixed(0)} ms (cpu ${cpuMs(cpu0)} ms)`);
-    await writer.addCounts('list_counts', ['account_id', 'list', 'bucket', 'shard'], tally.takeLists());
+    await writer.addCounts('list_counts', ['account_id', 'list', 'bucket', 'shard'], lists);
   };
+  /** Draws batch `first…` of deals and its share of tickets, and takes the rollups they imply from the tally. */
+  const draw = (first: number) => {
+    const size = Math.min(batch, plan.deals - first);
+    const ticketFrom = Math.floor((first * plan.tickets) / plan.deals);
+    const ticketTo = Math.floor(((first + size) * plan.tickets) / plan.deals);
+    const deals = dealDrafts(rnd, A, people, w, first, size, plan.deals, tally);
+    const tickets = ticketDrafts(rnd, A, people, w, ticketFrom, ticketTo - ticketFrom, plan.tickets, tally);
+    return { size, deals, tickets, daily: tally?.takeDaily() ?? [], lists: tally?.takeLists() ?? [] };
+  };
+  const batch = BATCH[handle.dialect];
+  let people: People = { users: [], supportUsers: [], orgs: [], contactsByOrg: [] };
   try {
     // Team users by a fixed e-mail: a second seed of the same account reuses them.
     const wanted = userRows(A, plan.users, w);
@@ -88,7 +99,7 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
       )
       .execute();
     const idByEmail = new Map(existing.map((u) => [u.email_lc, Number(u.id)]));
-    const people = await writer.transaction(async (): Promise<People> => {
+    people = await writer.transaction(async (): Promise<People> => {
       const missing = wanted.filter((r) => !idByEmail.has(r[2] as string));
       const newIds = await insert('users', missing, true);
       for (const [i, r] of missing.entries()) idByEmail.set(r[2] as string, newIds[i]);
@@ -101,17 +112,14 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
       for (const [i, id] of contactIds.entries()) contactsByOrg[contacts.orgOf[i]].push(id);
       for (let i = 0; i < orgs.length; i++) tally?.count('orgs', '');
       for (let i = 0; i < contactIds.length; i++) tally?.count('contacts', '');
-      await flushTally();
+      await writeTally(tally?.takeDaily() ?? [], tally?.takeLists() ?? []);
       return { users: team.map((u) => u.id), supportUsers: team.filter((u) => u.support).map((u) => u.id), orgs: orgIds, contactsByOrg };
     });
     log(`seed: ${people.users.length} users, ${people.orgs.length} orgs, ${counts.contacts} contacts`);
-    const batch = BATCH[handle.dialect];
-    for (let first = 0; first < plan.deals; first += batch) {
-      const size = Math.min(batch, plan.deals - first);
-      const ticketFrom = Math.floor((first * plan.tickets) / plan.deals);
-      const ticketTo = Math.floor(((first + size) * plan.tickets) / plan.deals);
+    let next = plan.deals > 0 ? draw(0) : undefined;
+    for (let first = 0; next; first += batch) {
+      const { size, deals, tickets, daily, lists } = next;
       await writer.transaction(async () => {
-        const deals = dealDrafts(rnd, A, people, w, first, size, plan.deals, tally);
         const dealIds = await insert(
           'deals',
           deals.map((d) => d.deal),
@@ -123,20 +131,24 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
           for (const h of d.history) history.push([A, dealIds[i], h.from, h.to, h.by, h.at]);
           for (const a of d.activities) activities.push([a[0], dealIds[i], ...a.slice(2)]);
         });
-        await insert('deal_status_history', history);
-        await insert('deal_activities', activities);
-        const tickets = ticketDrafts(rnd, A, people, w, ticketFrom, ticketTo - ticketFrom, plan.tickets, tally);
-        const ticketIds = await insert(
-          'tickets',
-          tickets.map((t) => t.ticket),
-          true,
-        );
+        const written = Promise.all([
+          insert('deal_status_history', history),
+          insert('deal_activities', activities),
+          insert(
+            'tickets',
+            tickets.map((t) => t.ticket),
+            true,
+          ),
+        ]);
+        // PostgreSQL works through those statements while this process draws the next batch (the same
+        // random sequence as drawing it after the commit); SQLite has already run them.
+        next = first + batch < plan.deals ? draw(first + batch) : undefined;
+        const [, , ticketIds] = await written;
         const logs: Row[] = [];
         tickets.forEach((t, i) => {
           for (const l of t.logs) logs.push([l[0], ticketIds[i], ...l.slice(2)]);
         });
-        await insert('support_logs', logs);
-        await flushTally();
+        await Promise.all([insert('support_logs', logs), writeTally(daily, lists)]);
       });
       const done = first + size;
       log(
