@@ -11,7 +11,8 @@ import { NotFound } from './not-found';
 
 /**
  * The route tree. Each file under routes/ adds one page family's routes under the signed-in
- * layout; pages load lazily (lazyRouteComponent), so the first load carries only the shell.
+ * layout; pages and the shell load lazily (lazyRouteComponent), so the first load carries only
+ * the router and the sign-in page.
  */
 const routeTree = rootRoute.addChildren([
   signInRoute,
