@@ -16,6 +16,7 @@ import * as settings from './migrations/2026-11-24T2310_settings.ts';
 import * as deliveryStatusIndex from './migrations/2026-11-25T0130_delivery_status_index.ts';
 import * as analyticsLevels from './migrations/2026-11-25T0300_analytics_levels.ts';
 import * as analyticsKept from './migrations/2026-11-25T0310_analytics_kept.ts';
+import * as analyticsCoveringKey from './migrations/2026-11-25T0320_analytics_covering_key.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0130_delivery_status_index': deliveryStatusIndex,
   '2026-11-25T0300_analytics_levels': analyticsLevels,
   '2026-11-25T0310_analytics_kept': analyticsKept,
+  '2026-11-25T0320_analytics_covering_key': analyticsCoveringKey,
 };
 
 /**
