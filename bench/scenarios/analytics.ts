@@ -41,7 +41,13 @@ export interface AnalyticsResult {
 }
 
 const log = (s: string) => process.stderr.write(s + '\n');
-const ANALYTICS_MIGRATIONS = ['2026-11-21T0160_analytics', '2026-11-21T0170_funnel'];
+const ANALYTICS_MIGRATIONS = [
+  '2026-11-21T0160_analytics',
+  '2026-11-21T0170_funnel',
+  '2026-11-25T0300_analytics_levels',
+  '2026-11-25T0310_analytics_kept',
+  '2026-11-25T0320_analytics_covering_key',
+];
 
 /**
  * Loads the data the way a deployment meets the analytics migration: every other migration,
