@@ -42,9 +42,15 @@ export function perOrgCounts(accountId: number, p: Period, fact: string | undefi
   const raw = (q: Period) => sql`select org_id, count(*) as n from ${from(q)} group by org_id`;
   if (!fact) return raw(p);
   const seg = segments(p);
-  const rollup = (name: string, s: { a: number; b: number }) => sql`select dim as org_id, sum(n) as n from analytics_daily
+  // One bucket (a single year or month, dated by its first day): its rows are one per org, in org order (the key's), so no grouping.
+  const rollup = (name: string, s: { a: number; b: number }, single: boolean) =>
+    single
+      ? sql`select dim as org_id, n from analytics_daily where account_id = ${accountId} and fact = ${name} and day = ${s.a}`
+      : sql`select dim as org_id, sum(n) as n from analytics_daily
     where account_id = ${accountId} and fact = ${name} and day >= ${s.a} and day < ${s.b} group by dim`;
-  const parts = [...seg.years.map((s) => rollup(`${fact}_year`, s)), ...seg.months.map((s) => rollup(fact, s)), ...seg.raw.map(raw)];
+  const oneYear = (s: { a: number; b: number }) => s.b - s.a <= 366;
+  const oneMonth = (s: { a: number; b: number }) => s.b - s.a <= 31;
+  const parts = [...seg.years.map((s) => rollup(`${fact}_year`, s, oneYear(s))), ...seg.months.map((s) => rollup(fact, s, oneMonth(s))), ...seg.raw.map(raw)];
   return sql.join(parts, sql` union all `);
 }
 
