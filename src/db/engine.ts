@@ -53,8 +53,9 @@ export interface Engine {
    */
   readonly multiTableStatements: boolean;
   /**
-   * Fresh planner statistics after a bulk load: SQLite `ANALYZE` of a sample of each index (a full one
-   * reads every index of the file, a minute for a million deals); PostgreSQL `VACUUM (ANALYZE)`, which
+   * Fresh planner statistics after a bulk load: SQLite `ANALYZE` (all of each index: a sample, with
+   * `analysis_limit`, sees one account's nulls and repeats and makes the planner walk the whole account
+   * instead of a selective index, docs/scaling.md#seeding); PostgreSQL `VACUUM (ANALYZE)`, which
    * also makes the visibility map cover the new pages, so lists read page ids from the index alone,
    * without blocking writers. Outside a transaction.
    */
@@ -76,13 +77,7 @@ const sqliteEngine: Engine = {
   currentSchema: async () => undefined,
   multiTableStatements: false,
   async refreshStatistics(db) {
-    // `analysis_limit` (rows visited per index) is the connection's: SQLite's recommended 1000, then back to unlimited.
-    await sql`pragma analysis_limit = 1000`.execute(db);
-    try {
-      await sql`analyze`.execute(db);
-    } finally {
-      await sql`pragma analysis_limit = 0`.execute(db);
-    }
+    await sql`analyze`.execute(db);
   },
 };
 
