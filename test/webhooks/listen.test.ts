@@ -189,11 +189,13 @@ onEachEngineAtOnce('the event stream and custops listen, each engine at once', (
     });
 
     test('a wrong key stops listen with one line and exit 1; bad flags are usage errors', async () => {
+      // Both at once: neither depends on the other.
       const wrong = custops(['listen', '--forward-to', receiver.url, '--api', api, '--key', 'cok_not_a_key'], {});
-      assert.equal((await wrong.exited).code, 1);
-      assert.match(wrong.output().trim(), /^custops: the event stream answered 401: [^\n]+$/);
       const bad = custops(['listen', '--forward-to', receiver.url, '--api', api, '--key', key, '--events', 'deal.updated'], {});
-      assert.equal((await bad.exited).code, 2);
+      const [wrongExit, badExit] = await Promise.all([wrong.exited, bad.exited]);
+      assert.equal(wrongExit.code, 1);
+      assert.match(wrong.output().trim(), /^custops: the event stream answered 401: [^\n]+$/);
+      assert.equal(badExit.code, 2);
       assert.match(bad.output(), /--events must list event types/);
     });
   });
