@@ -116,6 +116,7 @@ export const SettingsSchema = Type.Object({
   ),
   dbStatementTimeoutMs: integer('CUSTOPS_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000, 'PostgreSQL: statement time-out, 0 for none (migrate has none)'),
   sqliteBusyTimeoutMs: integer('CUSTOPS_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000, "SQLite: how long a write waits for another process's lock"),
+  sqliteCacheMb: integer('CUSTOPS_SQLITE_CACHE_MB', 16, 1, 65_536, "SQLite: the connection's page cache, in MiB (docs/operations.md#memory)"),
   redisTimeoutMs: integer('CUSTOPS_REDIS_TIMEOUT_MS', 50, 1, 60_000, 'time budget of one rate-limit call to Redis; beyond it the process limits locally'),
   httpHeadersTimeoutMs: integer('CUSTOPS_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000, 'the request head must arrive within this'),
   httpRequestTimeoutMs: integer('CUSTOPS_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000, 'the whole request (head and body) must arrive within this'),

@@ -33,10 +33,15 @@ export function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-/** `BENCH_CPU_PROF=DIR`: the server under test writes a V8 CPU profile there when it stops (open it in Chrome DevTools). */
+/**
+ * `BENCH_CPU_PROF=DIR`: the server under test writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+ * `BENCH_HEAP_SNAPSHOTS=DIR`: it writes a heap snapshot there on SIGUSR2 (the soak scenario sends one after warm-up and one at the end).
+ */
 function profileArgs(script: string): string[] {
-  const dir = process.env.BENCH_CPU_PROF;
-  return dir && script.endsWith('server-child.ts') ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  if (!script.endsWith('server-child.ts')) return [];
+  const cpu = process.env.BENCH_CPU_PROF;
+  const heap = process.env.BENCH_HEAP_SNAPSHOTS;
+  return [...(cpu ? ['--cpu-prof', `--cpu-prof-dir=${cpu}`] : []), ...(heap ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heap}`] : [])];
 }
 
 /** The server under test runs with the V8 flags `custops serve` runs with (bin/custops.js, first line). */

@@ -24,14 +24,22 @@ async function runEngine(engine: Engine, receiver: Receiver, options: BenchOptio
     const samples: { at: number; rss: number }[] = [];
     const started = Date.now();
     let sampling = true;
+    const seconds = options.soakSeconds;
+    // BENCH_HEAP_SNAPSHOTS (bench/lib/processes.ts): a heap snapshot when the warm-up ends and one before the load ends.
+    const snapshotsAt = process.env.BENCH_HEAP_SNAPSHOTS ? [seconds / 5 + Math.max(10, seconds / 10), seconds - 5] : [];
     const sampler = (async () => {
       while (sampling) {
+        const at = (Date.now() - started) / 1000;
         const rss = rssMbOf(pid);
-        if (rss !== null) samples.push({ at: (Date.now() - started) / 1000, rss });
+        if (rss !== null) samples.push({ at, rss });
+        if (snapshotsAt.length && at >= snapshotsAt[0]) {
+          snapshotsAt.shift();
+          log(`${name}: ${engine}: heap snapshot at ${Math.round(at)} s`);
+          process.kill(pid, 'SIGUSR2');
+        }
         await settle(SAMPLE_EVERY_MS);
       }
     })();
-    const seconds = options.soakSeconds;
     const writes = Math.max(1, Math.round(options.rate / 5));
     const dealUrl = service.url.replace(/\/activities$/, '');
     const listUrl = dealUrl.replace(/\/deals\/\d+$/, '/deals?status=qualified&per_page=25');

@@ -47,6 +47,8 @@ export interface OpenOptions {
   statementTimeoutMs?: number;
   /** SQLite: how long a write waits for another process's write lock before SQLITE_BUSY. */
   sqliteBusyTimeoutMs?: number;
+  /** SQLite: the page cache of the connection, in MiB (default 16). */
+  sqliteCacheMb?: number;
   /** PostgreSQL: connections in the pool. */
   poolSize?: number;
   /** PostgreSQL: schema to use as search_path (tests isolate each file in its own schema). */
@@ -59,9 +61,14 @@ export function sqlitePath(url: string): string {
   return resolve(path.replace(/^\/\/\//, '/'));
 }
 
-/** The time-outs of the configuration, as open options. */
+/** The time-outs (and SQLite's page cache) of the configuration, as open options. */
 export function timeoutsOf(config: Config): OpenOptions {
-  return { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs };
+  return {
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
+    sqliteCacheMb: config.sqliteCacheMb,
+  };
 }
 
 /** Kysely's query log, used only to notice that the database answers again (or stopped answering). */
@@ -80,7 +87,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   if (url.startsWith('sqlite:')) {
     const path = sqlitePath(url);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const sqlite = new NodeSqliteDatabase(path, { busyTimeoutMs: options.sqliteBusyTimeoutMs });
+    const sqlite = new NodeSqliteDatabase(path, { busyTimeoutMs: options.sqliteBusyTimeoutMs, cacheMb: options.sqliteCacheMb });
     const db = new Kysely<Database>({ dialect: translatingDialect(new SqliteDialect({ database: sqlite })), log: watch(status) });
     registerDirectAccess(db, { status, sqlite });
     return { db, dialect: 'sqlite', sqlite, status, close: () => db.destroy() };

@@ -80,7 +80,7 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
       const access = db.isTransaction ? undefined : direct.get(db as Db);
       if (access?.sqlite && !access.sqlite.raw.isTransaction) {
         try {
-          const rows = access.sqlite.prepare(compiled.sql).all(values) as R[];
+          const rows = access.sqlite.rows(compiled.sql, values) as R[];
           access.status.succeeded();
           return Promise.resolve(rows);
         } catch (err) {

@@ -20,18 +20,22 @@ export function registerHttpMetrics(app: App): Registry {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  // The two series of each method, route and status, looked up once: prom-client hashes the labels on every
-  // inc and observe otherwise. Bounded by the routes and statuses the API has.
-  const series = new Map<string, { requests: Counter.Internal; duration: Histogram.Internal<'method' | 'route' | 'status'> }>();
+  // The two series of each route (its options object), method and status, looked up once: prom-client hashes
+  // the labels on every inc and observe otherwise. Bounded by the routes, methods and statuses the API has.
+  type Series = { requests: Counter.Internal; duration: Histogram.Internal<'method' | 'route' | 'status'> };
+  const byRoute = new WeakMap<object, Map<string, Map<number, Series>>>();
   app.addHook('onResponse', (request, reply, done) => {
-    // Unmatched URLs (404s) share one label rather than one series per probe.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${request.method} ${reply.statusCode} ${route}`;
-    let s = series.get(key);
+    const options = request.routeOptions.config;
+    let byMethod = byRoute.get(options);
+    if (!byMethod) byRoute.set(options, (byMethod = new Map()));
+    let byStatus = byMethod.get(request.method);
+    if (!byStatus) byMethod.set(request.method, (byStatus = new Map()));
+    let s = byStatus.get(reply.statusCode);
     if (!s) {
-      const labels = { method: request.method, route, status: String(reply.statusCode) };
+      // Unmatched URLs (404s) share one label rather than one series per probe.
+      const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
       s = { requests: requests.labels(labels), duration: duration.labels(labels) };
-      series.set(key, s);
+      byStatus.set(reply.statusCode, s);
     }
     s.requests.inc();
     s.duration.observe(reply.elapsedTime / 1000);
