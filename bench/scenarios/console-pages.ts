@@ -43,7 +43,7 @@ const TARGETS: Target[] = [
     // the chart code loads after the tables, and a dashboard is not on screen until its pictures are.
     rendered: [
       ...['sales', 'support', 'team', 'customers', 'mix', 'trends'].map((id) => `#${id}-heading`),
-      'section[aria-labelledby="trends-heading"] .chart-canvas svg',
+      'section[aria-labelledby="trends-heading"] .chart-canvas canvas[data-drawn]',
     ],
   },
 ];
