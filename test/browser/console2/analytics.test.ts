@@ -92,7 +92,11 @@ describe('analytics dashboard (browser)', BROWSER_TEST, () => {
     await page.goto('/analytics?range=this_year&compare=true');
     await page.locator('[data-metric="trends.totals.deals_created"]').waitFor();
     // Every chart is drawn (its canvas is marked once the chart library has drawn it).
-    await waitForTrue(page, `document.querySelectorAll('.chart-canvas').length === 4 && document.querySelectorAll('.chart-canvas canvas[data-drawn]').length === 4`, 5000);
+    await waitForTrue(
+      page,
+      `document.querySelectorAll('.chart-canvas').length === 4 && document.querySelectorAll('.chart-canvas canvas[data-drawn]').length === 4`,
+      5000,
+    );
     await assertAccessible(page, 'analytics');
     await screenshot(page, 'analytics-1280');
     await page.setViewportSize(PHONE);

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { useEffect, useState } from 'react';
 import type { components } from '../../../../src/client/index.ts';
 import type { BarsProps, LinesProps } from './charts';
 
@@ -74,17 +74,33 @@ export function FigureList<K extends string>({
 
 // The chart library loads on its own, after the figures and tables: they are the page's content
 // (every number a chart draws is also in a table), and the library is most of the page's code.
-const LazyBars = lazy(() => import('./charts').then((m) => ({ default: m.Bars })));
-const LazyLines = lazy(() => import('./charts').then((m) => ({ default: m.Lines })));
+// Not React.lazy: a Suspense boundary that resolves is revealed up to 300 ms later (React throttles
+// fallback reveals), so the module is held in state and the chart renders the moment it is here.
+type ChartsModule = typeof import('./charts');
+let chartsModule: ChartsModule | undefined;
+let chartsLoading: Promise<ChartsModule> | undefined;
+function loadCharts(): Promise<ChartsModule> {
+  chartsLoading ??= import('./charts').then((m) => (chartsModule = m));
+  return chartsLoading;
+}
 
 /** A chart with a caption; its numbers are also in the table beside it, so nothing is only a picture. Holds its height while the chart code loads. */
 export function ChartFigure(props: { caption: string } & ({ bars: BarsProps } | { lines: LinesProps })) {
+  const [charts, setCharts] = useState(chartsModule);
+  useEffect(() => {
+    if (charts) return;
+    let live = true;
+    loadCharts().then((m) => live && setCharts(m));
+    return () => {
+      live = false;
+    };
+  }, [charts]);
   const height = 'bars' in props ? props.bars.height : props.lines.height;
   return (
     <figure className="chart">
       <figcaption>{props.caption}</figcaption>
       <div className="chart-canvas" aria-hidden="true" style={{ minHeight: height }}>
-        <Suspense fallback={null}>{'bars' in props ? <LazyBars {...props.bars} /> : <LazyLines {...props.lines} />}</Suspense>
+        {charts ? 'bars' in props ? <charts.Bars {...props.bars} /> : <charts.Lines {...props.lines} /> : null}
       </div>
     </figure>
   );
