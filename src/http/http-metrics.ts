@@ -27,9 +27,15 @@ export function registerHttpMetrics(app: App): Registry {
   app.addHook('onResponse', (request, reply, done) => {
     const options = request.routeOptions.config;
     let byMethod = byRoute.get(options);
-    if (!byMethod) byRoute.set(options, (byMethod = new Map()));
+    if (!byMethod) {
+      byMethod = new Map();
+      byRoute.set(options, byMethod);
+    }
     let byStatus = byMethod.get(request.method);
-    if (!byStatus) byMethod.set(request.method, (byStatus = new Map()));
+    if (!byStatus) {
+      byStatus = new Map();
+      byMethod.set(request.method, byStatus);
+    }
     let s = byStatus.get(reply.statusCode);
     if (!s) {
       // Unmatched URLs (404s) share one label rather than one series per probe.

@@ -41,8 +41,9 @@ const BATCH = { sqlite: 5_000, postgres: 50_000 };
  * Fills an existing account with a realistic, deterministic data set in proportion to
  * `deals` (see plan.ts): team users, orgs, contacts, then deals with their status history and
  * timeline, and tickets with their logs, in batches of one transaction each. Every batch
- * commits its rows together with the analytics rollups and list counts they imply, so the
- * account is consistent after every commit (an interrupted seed leaves whole batches only).
+ * commits its rows together with the list counts and analytics rollups they imply (an interrupted
+ * seed leaves whole batches only), except the lost reasons by month, which are rebuilt from the
+ * deals when the seed ends or fails.
  */
 export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedOptions): Promise<SeedCounts> {
   const account = await handle.db.selectFrom('accounts').select('id').where('id', '=', o.accountId).executeTakeFirst();
@@ -131,24 +132,26 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
           for (const h of d.history) history.push([A, dealIds[i], h.from, h.to, h.by, h.at]);
           for (const a of d.activities) activities.push([a[0], dealIds[i], ...a.slice(2)]);
         });
-        const written = Promise.all([
-          insert('deal_status_history', history),
-          insert('deal_activities', activities),
-          insert(
+        // One statement at a time on the one connection (node-postgres refuses overlapping queries on a client).
+        const written = (async () => {
+          await insert('deal_status_history', history);
+          await insert('deal_activities', activities);
+          return insert(
             'tickets',
             tickets.map((t) => t.ticket),
             true,
-          ),
-        ]);
+          );
+        })();
         // PostgreSQL works through those statements while this process draws the next batch (the same
         // random sequence as drawing it after the commit); SQLite has already run them.
         next = first + batch < plan.deals ? draw(first + batch) : undefined;
-        const [, , ticketIds] = await written;
+        const ticketIds = await written;
         const logs: Row[] = [];
         tickets.forEach((t, i) => {
           for (const l of t.logs) logs.push([l[0], ticketIds[i], ...l.slice(2)]);
         });
-        await Promise.all([insert('support_logs', logs), writeTally(daily, lists)]);
+        await insert('support_logs', logs);
+        await writeTally(daily, lists);
       });
       const done = first + size;
       log(
@@ -157,9 +160,11 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
     }
   } finally {
     await writer.close();
+    // Kept by row triggers, which bulk writes bypass; rebuilt from the account's deals (small: a row per
+    // month and reason), also when a batch failed, so the committed batches' lost reasons are counted.
+    // Between a batch's commit and this rebuild (and after a killed seed) they lag the deals.
+    await rebuildLostReasons(handle.db, A);
   }
-  // Kept by row triggers, which bulk writes bypass; rebuilt from the account's deals (small: a row per month and reason).
-  await rebuildLostReasons(handle.db, A);
   await refreshStatistics(handle);
   log(`seed: planner statistics refreshed, ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return counts;

@@ -7,7 +7,8 @@ import { SHAPES, type Row, type SeedTable, type TableShape } from './tables.ts';
  * Bulk writes for the seed, one implementation per engine. Both write whole batches in one
  * transaction; `direct` says whether the tables' own triggers (the analytics rollups and the
  * list counts) are bypassed inside it, in which case the seed applies the same changes itself
- * (see tally.ts) in that same transaction, so the rollups stay exact at every commit.
+ * (see tally.ts) in that same transaction, so the rollups stay exact at every commit (the lost
+ * reasons by month excepted: seed.ts rebuilds them at the end).
  */
 export interface BulkWriter {
   readonly direct: boolean;

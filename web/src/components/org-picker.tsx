@@ -58,7 +58,11 @@ export function OrgPicker({
         // React Aria reports null when the field loses focus while the selected org is not among
         // the listed results (a search still loading), and that must not drop the filter. The
         // same key again asks to put the selected name back in the input.
-        if (key === null) return;
+        // Whatever was typed since goes: the input shows the org the filter holds.
+        if (key === null) {
+          setInput(selected.data?.name ?? '');
+          return;
+        }
         if (Number(key) === value) setInput(selected.data?.name ?? input);
         else onChange(Number(key));
       }}
