@@ -102,7 +102,11 @@ function MoveMenu({ deal, onMove }: { deal: Deal; onMove: (deal: Deal, to: DealS
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             e.preventDefault();
-            setOpen(true);
+            // Already open with the focus still here (the menu can mount before its popover is
+            // placed, when focusing an item does nothing): the arrow takes the focus into the menu.
+            const items = popover.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])');
+            if (open && items?.length) items[e.key === 'ArrowDown' ? 0 : items.length - 1]!.focus();
+            else setOpen(true);
           }
         }}
       >
