@@ -17,7 +17,8 @@ export async function storageMb(h: DatabaseHandle): Promise<Record<string, numbe
       group by d.name order by bytes desc`.execute(h.db);
     for (const r of rows.rows) {
       const owner = r.tbl ?? r.name;
-      if (TABLES.some((t) => owner === t || owner.startsWith(`${t}_search`))) out[owner === r.name ? r.name : `${owner}.${r.name}`] = mb(Number(r.bytes));
+      if (TABLES.some((t) => owner === t || owner.startsWith(`${t}_search`) || owner.startsWith(`${t}_trigrams`)))
+        out[owner === r.name ? r.name : `${owner}.${r.name}`] = mb(Number(r.bytes));
     }
     return out;
   }

@@ -38,11 +38,13 @@ export interface Engine {
    */
   notifyOnCommit(trx: Executor, channel: string): Promise<void>;
   /**
-   * The rows of `table` that may contain `term` (lower-cased, at least three characters), found
-   * through SQLite's FTS5 trigram table `<table>_search`; null on PostgreSQL, where the pg_trgm
-   * indexes answer the `LIKE` itself.
+   * The rows of `table` in the account that may contain `term` (lower-cased, at least three
+   * characters), found through SQLite's FTS5 trigram table `<table>_trigrams`, whose rowid is
+   * `(account_id << 40) + id`: the MATCH seeks to the account's rowid range, so it reads the
+   * account's entries only. Null on PostgreSQL, where the GIN index over the account and the
+   * columns (btree_gin and pg_trgm) answers the account filter and the `LIKE` itself.
    */
-  trigramCandidates(table: string, term: string): RawBuilder<SqlBool> | null;
+  trigramCandidates(table: string, accountId: number, term: string): RawBuilder<SqlBool> | null;
   /** The schema the connection's search_path selects, when not the default one (PostgreSQL). */
   currentSchema(db: Executor): Promise<string | undefined>;
   /**
@@ -69,10 +71,14 @@ const sqliteEngine: Engine = {
   codePointOrder: (column) => sql<string>`${sql.ref(column)}`,
   tryTransactionLock: async () => true,
   notifyOnCommit: async () => {},
-  trigramCandidates(table, term) {
-    const index = sql.table(`${table}_search`);
+  trigramCandidates(table, accountId, term) {
+    const index = sql.table(`${table}_trigrams`);
     const phrase = '"' + term.replaceAll('"', '""') + '"';
-    return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid from ${index} where ${index} match ${phrase})`;
+    // The bounds must be integers: FTS5 ignores a rowid bound of another type (a bound JavaScript
+    // number is a REAL) and would then walk every account's entries; `<<` makes them integers.
+    const first = sql`(${accountId} << 40)`;
+    return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid - ${first} from ${index}
+      where ${index} match ${phrase} and rowid >= ${first} and rowid < ((${accountId} + 1) << 40))`;
   },
   currentSchema: async () => undefined,
   multiTableStatements: false,

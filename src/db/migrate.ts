@@ -17,6 +17,7 @@ import * as deliveryStatusIndex from './migrations/2026-11-25T0130_delivery_stat
 import * as analyticsLevels from './migrations/2026-11-25T0300_analytics_levels.ts';
 import * as analyticsKept from './migrations/2026-11-25T0310_analytics_kept.ts';
 import * as analyticsCoveringKey from './migrations/2026-11-25T0320_analytics_covering_key.ts';
+import * as searchByAccount from './migrations/2026-11-25T0400_search_by_account.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0300_analytics_levels': analyticsLevels,
   '2026-11-25T0310_analytics_kept': analyticsKept,
   '2026-11-25T0320_analytics_covering_key': analyticsCoveringKey,
+  '2026-11-25T0400_search_by_account': searchByAccount,
 };
 
 /**

@@ -15,21 +15,21 @@ export interface TitledFilter {
   createdTo?: number | null;
 }
 
-/** The filters deals and tickets share, as conditions on `table`'s columns (none when no filter is set). */
-export function titledFilters(db: Executor, table: TitledTable, f: TitledFilter): Expression<SqlBool>[] {
+/** The filters deals and tickets share, as conditions on `table`'s columns of rows of `accountId` (none when no filter is set). */
+export function titledFilters(db: Executor, table: TitledTable, accountId: number, f: TitledFilter): Expression<SqlBool>[] {
   const column = (name: string) => sql.ref(`${table}.${name}`);
   const conditions: Expression<SqlBool>[] = [];
   if (f.orgId !== undefined) conditions.push(sql<SqlBool>`${column('org_id')} = ${f.orgId}`);
   if (f.ownerUserId !== undefined) conditions.push(sql<SqlBool>`${column('owner_user_id')} = ${f.ownerUserId}`);
   if (f.contactId !== undefined) conditions.push(sql<SqlBool>`${column('contact_id')} = ${f.contactId}`);
-  if (f.q) conditions.push(matchesTitle(db, table, f.q));
+  if (f.q) conditions.push(matchesTitle(db, table, accountId, f.q));
   if (f.createdFrom != null) conditions.push(sql<SqlBool>`${column('created_at')} >= ${f.createdFrom}`);
   if (f.createdTo != null) conditions.push(sql<SqlBool>`${column('created_at')} <= ${f.createdTo}`);
   return conditions;
 }
 
-function matchesTitle(db: Executor, table: TitledTable, q: string): Expression<SqlBool> {
-  return matchesText(db, table, [`${table}.title_lc`], q);
+function matchesTitle(db: Executor, table: TitledTable, accountId: number, q: string): Expression<SqlBool> {
+  return matchesText(db, table, accountId, [`${table}.title_lc`], q);
 }
 
 /** No filter set: the list (or its status buckets) has a kept count (list_counts) instead of a count of rows. */

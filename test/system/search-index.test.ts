@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { Random } from '../../src/demo/random.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { seedAccount } from '../../src/seed/seed.ts';
@@ -100,5 +101,105 @@ for (const engine of engines()) {
         assert.ok(nonEmpty > 30, `most terms match something (${nonEmpty})`);
       });
     }
+  });
+}
+
+for (const engine of engines()) {
+  describe(`search totals are each account's own, and follow updates and deletes [${engine}]`, () => {
+    let h: Harness;
+    let big: TestAccount;
+    let small: TestAccount;
+    /** Ids of what each account created, by list. */
+    const made = new Map<TestAccount, { deals: number[]; tickets: number[]; orgs: number[]; contacts: number[] }>();
+    before(async () => {
+      h = await createHarness(engine);
+      // Account ids in both orders around the big one: candidates of one range must never leak into the other.
+      small = await createTestAccount(h);
+      big = await createTestAccount(h);
+      const late = await createTestAccount(h);
+      const texts = new Map<TestAccount, string[]>([
+        [small, ['Wombat pilot 1', 'Wombat pilot 2', 'Quokka pilot']],
+        [big, Array.from({ length: 30 }, (_, i) => `Quokka renewal ${i}`)],
+        [late, ['Quokka expansion', 'Wombat expansion']],
+      ]);
+      for (const [account, titles] of texts) {
+        const ids = { deals: [] as number[], tickets: [] as number[], orgs: [] as number[], contacts: [] as number[] };
+        made.set(account, ids);
+        for (const [i, title] of titles.entries()) {
+          const org = await call(h, 'POST', '/api/v1/orgs', {
+            key: account.key,
+            body: { name: title, external_ids: [{ source_app: 'helpdesk', external_org_id: `t-${i}` }] },
+          });
+          assert.equal(org.statusCode, 201, org.body);
+          ids.orgs.push(org.json().id);
+          const [deal, contact, ticket] = await Promise.all([
+            call(h, 'POST', '/api/v1/deals', { key: account.key, body: { org_id: org.json().id, title } }),
+            call(h, 'POST', '/api/v1/contacts', { key: account.key, body: { org_id: org.json().id, name: title } }),
+            call(h, 'POST', '/api/v1/support/tickets', {
+              key: account.key,
+              body: { source_app: 'helpdesk', external_org_id: `t-${i}`, title, details: 'd', contact_email: `t${i}@tenancy.example` },
+            }),
+          ]);
+          for (const res of [deal, contact, ticket]) assert.equal(res.statusCode, 201, res.body);
+          ids.deals.push(deal.json().id);
+          ids.contacts.push(contact.json().id);
+          ids.tickets.push(ticket.json().id);
+        }
+      }
+    });
+    after(() => h.close());
+
+    const PATHS = { deals: '/api/v1/deals', tickets: '/api/v1/support/tickets', orgs: '/api/v1/orgs', contacts: '/api/v1/contacts' };
+    async function totals(account: TestAccount, q: string): Promise<Record<keyof typeof PATHS, number>> {
+      const out = {} as Record<keyof typeof PATHS, number>;
+      for (const [list, path] of Object.entries(PATHS) as [keyof typeof PATHS, string][]) {
+        const res = await call(h, 'GET', path, { key: account.key, query: { q, per_page: 100 } });
+        assert.equal(res.statusCode, 200, res.body);
+        const body = res.json();
+        assert.equal(body.data.length, Math.min(100, body.pagination.total), `${list} q=${q}: page and total agree`);
+        for (const item of body.data) assert.ok(made.get(account)![list].includes(item.id), `${list} q=${q}: ${item.id} is another account's`);
+        out[list] = body.pagination.total;
+      }
+      return out;
+    }
+    const every = (n: number) => ({ deals: n, tickets: n, orgs: n, contacts: n });
+
+    test('a term common in one account and absent in another counts each account’s own rows', async () => {
+      assert.deepEqual(await totals(big, 'quokka'), every(30));
+      assert.deepEqual(await totals(small, 'QUOKKA'), every(1));
+      assert.deepEqual(await totals(small, 'wombat'), every(2));
+      assert.deepEqual(await totals(big, 'wombat'), every(0));
+      assert.deepEqual(await totals(big, 'renewal 2'), every(1 + 10));
+      assert.deepEqual(await totals(small, 'renewal'), every(0));
+    });
+
+    test('a changed title is found by its new text only, and a deleted row is gone', async () => {
+      const [dealId] = made.get(big)!.deals;
+      const [ticketId] = made.get(big)!.tickets;
+      const deal = await call(h, 'PATCH', `/api/v1/deals/${dealId}`, { key: big.key, body: { title: 'Numbat upgrade' } });
+      assert.equal(deal.statusCode, 200, deal.body);
+      const ticket = await call(h, 'PATCH', `/api/v1/support/tickets/${ticketId}`, { key: big.key, body: { title: 'Numbat upgrade' } });
+      assert.equal(ticket.statusCode, 200, ticket.body);
+      assert.deepEqual(await totals(big, 'quokka'), { deals: 29, tickets: 29, orgs: 30, contacts: 30 });
+      assert.deepEqual(await totals(big, 'numbat'), { deals: 1, tickets: 1, orgs: 0, contacts: 0 });
+      assert.deepEqual(await totals(small, 'numbat'), every(0));
+      // The API deletes none of these rows; the index must follow a delete all the same (an account's removal, a repair).
+      const gone = made.get(big)!;
+      await h.db.deleteFrom('deals').where('id', 'in', gone.deals.slice(1, 4)).execute();
+      await h.db.deleteFrom('contacts').where('id', 'in', gone.contacts.slice(0, 5)).execute();
+      assert.deepEqual(await totals(big, 'quokka'), { deals: 26, tickets: 29, orgs: 30, contacts: 25 });
+      assert.deepEqual(await totals(small, 'quokka'), every(1));
+      // A new row after the deletes is found.
+      const again = await call(h, 'POST', '/api/v1/deals', { key: big.key, body: { org_id: gone.orgs[0], title: 'Quokka return' } });
+      assert.equal(again.statusCode, 201, again.body);
+      gone.deals.push(again.json().id);
+      assert.equal((await totals(big, 'quokka')).deals, 27);
+      assert.equal((await totals(big, 'kka ret')).deals, 1);
+      if (engine === 'sqlite') {
+        // The FTS5 table holds exactly the live rows' texts: no entry of a deleted row or of a replaced title is left.
+        const { rows } = await sql<{ n: number }>`select count(*) as n from deals_trigrams where deals_trigrams match '"quokka"'`.execute(h.db);
+        assert.equal(Number(rows[0].n), 27 + 1 + 1);
+      }
+    });
   });
 }

@@ -24,7 +24,7 @@ function filtered(db: Executor, accountId: number, f: ContactFilter) {
   let query = db.selectFrom('contacts').where('contacts.account_id', '=', accountId);
   if (f.orgId !== undefined) query = query.where('org_id', '=', f.orgId);
   if (f.emailLc !== undefined) query = query.where('email_lc', '=', f.emailLc);
-  if (f.q) query = query.where(matchesText(db, 'contacts', ['contacts.name_lc', 'contacts.email_lc'], f.q));
+  if (f.q) query = query.where(matchesText(db, 'contacts', accountId, ['contacts.name_lc', 'contacts.email_lc'], f.q));
   return query;
 }
 

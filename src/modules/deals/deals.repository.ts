@@ -28,7 +28,7 @@ const sortExpression = (db: Executor, sort: DealSort) => titledSortKey(db, 'deal
 function filtered(db: Executor, accountId: number, f: DealFilter) {
   let query = db.selectFrom('deals').where('deals.account_id', '=', accountId);
   if (f.status) query = query.where('deals.status', '=', f.status);
-  for (const condition of titledFilters(db, 'deals', f)) query = query.where(condition);
+  for (const condition of titledFilters(db, 'deals', accountId, f)) query = query.where(condition);
   if (f.updatedFrom != null) query = query.where('deals.updated_at', '>=', f.updatedFrom);
   if (f.updatedTo != null) query = query.where('deals.updated_at', '<=', f.updatedTo);
   return query;

@@ -13,7 +13,7 @@ export interface OrgFilter {
 
 function filtered(db: Executor, accountId: number, f: OrgFilter) {
   let query = db.selectFrom('orgs').where('orgs.account_id', '=', accountId);
-  if (f.q) query = query.where(matchesText(db, 'orgs', ['orgs.name_lc', 'orgs.domain'], f.q));
+  if (f.q) query = query.where(matchesText(db, 'orgs', accountId, ['orgs.name_lc', 'orgs.domain'], f.q));
   return query;
 }
 

@@ -19,7 +19,7 @@ export type Direction = 'asc' | 'desc';
 function filtered(db: Executor, accountId: number, f: TicketFilter) {
   let query = db.selectFrom('tickets').where('tickets.account_id', '=', accountId);
   if (f.statuses) query = query.where('tickets.status', 'in', f.statuses);
-  for (const condition of titledFilters(db, 'tickets', f)) query = query.where(condition);
+  for (const condition of titledFilters(db, 'tickets', accountId, f)) query = query.where(condition);
   return query;
 }
 
