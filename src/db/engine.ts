@@ -45,6 +45,14 @@ export interface Engine {
    * columns (btree_gin and pg_trgm) answers the account filter and the `LIKE` itself.
    */
   trigramCandidates(table: string, accountId: number, term: string): RawBuilder<SqlBool> | null;
+  /**
+   * How many rows of `table` in the account contain `term` (lower-cased, at least three
+   * characters) in any searched column, counted in the trigram index alone: on SQLite the FTS5
+   * table is case-sensitive over the lower-cased columns, so its phrase MATCH is exactly that
+   * substring match and holds exactly the live rows. Null on PostgreSQL, whose trigram index
+   * only narrows the rows to recheck.
+   */
+  trigramCount(table: string, accountId: number, term: string): RawBuilder<{ n: number }> | null;
   /** The schema the connection's search_path selects, when not the default one (PostgreSQL). */
   currentSchema(db: Executor): Promise<string | undefined>;
   /**
@@ -64,6 +72,16 @@ export interface Engine {
   refreshStatistics(db: Executor, tables: readonly string[]): Promise<void>;
 }
 
+/** The account's entries of SQLite's `<table>_trigrams` that hold `term` (docs/scaling.md#search). */
+function trigramMatch(table: string, accountId: number, term: string) {
+  const index = sql.table(`${table}_trigrams`);
+  const phrase = '"' + term.replaceAll('"', '""') + '"';
+  // The bounds must be integers: FTS5 ignores a rowid bound of another type (a bound JavaScript
+  // number is a REAL) and would then walk every account's entries; `<<` makes them integers.
+  const first = sql`(${accountId} << 40)`;
+  return { index, first, within: sql<SqlBool>`${index} match ${phrase} and rowid >= ${first} and rowid < ((${accountId} + 1) << 40)` };
+}
+
 const sqliteEngine: Engine = {
   name: 'sqlite',
   forUpdate: (query) => query,
@@ -72,13 +90,12 @@ const sqliteEngine: Engine = {
   tryTransactionLock: async () => true,
   notifyOnCommit: async () => {},
   trigramCandidates(table, accountId, term) {
-    const index = sql.table(`${table}_trigrams`);
-    const phrase = '"' + term.replaceAll('"', '""') + '"';
-    // The bounds must be integers: FTS5 ignores a rowid bound of another type (a bound JavaScript
-    // number is a REAL) and would then walk every account's entries; `<<` makes them integers.
-    const first = sql`(${accountId} << 40)`;
-    return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid - ${first} from ${index}
-      where ${index} match ${phrase} and rowid >= ${first} and rowid < ((${accountId} + 1) << 40))`;
+    const { index, first, within } = trigramMatch(table, accountId, term);
+    return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid - ${first} from ${index} where ${within})`;
+  },
+  trigramCount(table, accountId, term) {
+    const { index, within } = trigramMatch(table, accountId, term);
+    return sql<{ n: number }>`select count(*) as n from ${index} where ${within}`;
   },
   currentSchema: async () => undefined,
   multiTableStatements: false,
@@ -100,6 +117,7 @@ const postgresEngine: Engine = {
     await sql`select pg_notify(${channel}, '')`.execute(trx);
   },
   trigramCandidates: () => null,
+  trigramCount: () => null,
   async currentSchema(db) {
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
     const current = rows[0]?.schema;

@@ -43,12 +43,13 @@ export interface ListResult<T> {
 export async function listPage<Row, View>(
   page: PageRequest,
   count: () => Promise<number>,
-  fetch: (limit: number, offset: number) => Promise<Row[]>,
+  /** One page of rows; `total` (the count's answer) lets a search choose how to find the page. */
+  fetch: (limit: number, offset: number, total: number) => Promise<Row[]>,
   view: (rows: Row[]) => View[] | Promise<View[]>,
 ): Promise<ListResult<View>> {
   const total = await count();
   const offset = offsetOf(page);
-  const rows = offset < total ? await fetch(page.per_page, offset) : [];
+  const rows = offset < total ? await fetch(page.per_page, offset, total) : [];
   return { data: await view(rows), pagination: paginate(page, total) };
 }
 

@@ -1,5 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { matchesText } from './text-search.ts';
+import { keptCount } from './list-counts.ts';
+import { countTextMatches, matchesText, MIN_INDEXED_TERM } from './text-search.ts';
 import type { Executor } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 
@@ -16,20 +17,54 @@ export interface TitledFilter {
 }
 
 /** The filters deals and tickets share, as conditions on `table`'s columns of rows of `accountId` (none when no filter is set). */
-export function titledFilters(db: Executor, table: TitledTable, accountId: number, f: TitledFilter): Expression<SqlBool>[] {
+export function titledFilters(db: Executor, table: TitledTable, accountId: number, f: TitledFilter, plan: TextPlan = 'index'): Expression<SqlBool>[] {
   const column = (name: string) => sql.ref(`${table}.${name}`);
   const conditions: Expression<SqlBool>[] = [];
   if (f.orgId !== undefined) conditions.push(sql<SqlBool>`${column('org_id')} = ${f.orgId}`);
   if (f.ownerUserId !== undefined) conditions.push(sql<SqlBool>`${column('owner_user_id')} = ${f.ownerUserId}`);
   if (f.contactId !== undefined) conditions.push(sql<SqlBool>`${column('contact_id')} = ${f.contactId}`);
-  if (f.q) conditions.push(matchesTitle(db, table, accountId, f.q));
+  if (f.q) conditions.push(matchesText(db, table, accountId, [`${table}.title_lc`], f.q, { viaIndex: plan === 'index' }));
   if (f.createdFrom != null) conditions.push(sql<SqlBool>`${column('created_at')} >= ${f.createdFrom}`);
   if (f.createdTo != null) conditions.push(sql<SqlBool>`${column('created_at')} <= ${f.createdTo}`);
   return conditions;
 }
 
-function matchesTitle(db: Executor, table: TitledTable, accountId: number, q: string): Expression<SqlBool> {
-  return matchesText(db, table, accountId, [`${table}.title_lc`], q);
+/**
+ * How a page of `q` matches is found: `index` takes every match from the trigram index, then sorts
+ * them; `walk` reads the sort's index in order and tests each row's title, stopping at the page's
+ * end. Walking wins when matches are dense (a common term in a big account: the page's last row is
+ * a few hundred rows in, where the index would hand over tens of thousands of matches to sort),
+ * the index when they are sparse.
+ */
+export type TextPlan = 'index' | 'walk';
+
+/** `q` and nothing else set (the other fields of `f` unset): the filter whose total and plan the trigram index can decide. */
+function textOnly(f: object & { q?: string }): f is { q: string } {
+  return !!f.q && noFilterSet({ ...f, q: undefined });
+}
+
+/** The total of a filter of `q` alone, from the trigram index where it counts exactly (SQLite); null otherwise. */
+export function countTitledText(db: Executor, table: TitledTable, accountId: number, f: object & { q?: string }): Promise<number | null> {
+  return textOnly(f) ? countTextMatches(db, table, accountId, f.q) : Promise.resolve(null);
+}
+
+/**
+ * The plan of one page of a filter of `q` alone with `total` matches (docs/scaling.md#search):
+ * walk when the rows expected before the page's end, `(offset + limit) × rows / total` with the
+ * account's kept row count, are fewer than the matches the index would hand over. Only where
+ * the count came from the index (SQLite); PostgreSQL's planner weighs its GIN index itself.
+ */
+export async function titledTextPlan(
+  db: Executor,
+  table: TitledTable,
+  accountId: number,
+  f: object & { q?: string },
+  page: { total?: number; limit: number; offset: number },
+): Promise<TextPlan> {
+  if (page.total === undefined || page.total === 0 || !textOnly(f)) return 'index';
+  if ([...f.q].length < MIN_INDEXED_TERM || engineOf(db).trigramCount(table, accountId, f.q) === null) return 'index';
+  const rows = await keptCount(db, accountId, table, ['']);
+  return ((page.offset + page.limit) * rows) / page.total < page.total ? 'walk' : 'index';
 }
 
 /** No filter set: the list (or its status buckets) has a kept count (list_counts) instead of a count of rows. */

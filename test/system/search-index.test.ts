@@ -101,6 +101,61 @@ for (const engine of engines()) {
         assert.ok(nonEmpty > 30, `most terms match something (${nonEmpty})`);
       });
     }
+
+    // A page of a common term is found by walking the sort's index, of a rare one through the
+    // trigram index (docs/scaling.md#search): either way each page is the scan's, in the sort's order.
+    for (const table of ['deals', 'tickets'] as const) {
+      test(`${table}: pages of common and rare terms, sorted, are the scan's pages`, async () => {
+        const rows = (await h.db.selectFrom(table).select(['id', 'title_lc', 'created_at']).where('account_id', '=', a.accountId).execute()) as {
+          id: number;
+          title_lc: string;
+          created_at: number;
+        }[];
+        const pieces = new Map<string, number>();
+        for (const r of rows)
+          for (const piece of new Set([...r.title_lc].map((_, i, c) => c.slice(i, i + 3).join('')).filter((p) => [...p].length === 3)))
+            pieces.set(piece, (pieces.get(piece) ?? 0) + 1);
+        const byFrequency = [...pieces.entries()].filter(([p]) => p.trim().length === 3).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+        const common = byFrequency.slice(0, 3).map(([p]) => p);
+        const rare = byFrequency
+          .filter(([, n]) => n >= 2 && n <= 4)
+          .slice(0, 3)
+          .map(([p]) => p);
+        // Common enough that its first page is expected within fewer rows than it matches (per_page × rows / n < n).
+        assert.ok(byFrequency[0]![1] ** 2 > 5 * rows.length, `the commonest piece is common (${byFrequency[0]![1]} of ${rows.length})`);
+        const orders = [
+          { sort: 'created_at', direction: 'desc', key: (r: (typeof rows)[number]) => [Number(r.created_at), Number(r.id)] },
+          { sort: 'title', direction: 'asc', key: (r: (typeof rows)[number]) => [r.title_lc, Number(r.id)] },
+        ] as const;
+        const path = table === 'deals' ? '/api/v1/deals' : '/api/v1/support/tickets';
+        for (const q of [...common, ...rare]) {
+          const matching = rows.filter((r) => r.title_lc.includes(q));
+          for (const order of orders) {
+            const sign = order.direction === 'asc' ? 1 : -1;
+            const cmp = (x: (typeof rows)[number], y: (typeof rows)[number]) => {
+              const [kx, ky] = [order.key(x), order.key(y)];
+              for (let i = 0; i < kx.length; i++) if (kx[i] !== ky[i]) return (kx[i]! < ky[i]! ? -1 : 1) * sign;
+              return 0;
+            };
+            const expected = [...matching].sort(cmp).map((r) => Number(r.id));
+            for (const pageNo of [1, 2, 4]) {
+              const res = await call(h, 'GET', path, {
+                key: a.key,
+                query: { q: q.toUpperCase(), sort: order.sort, direction: order.direction, per_page: 5, page: pageNo },
+              });
+              assert.equal(res.statusCode, 200, res.body);
+              const body = res.json();
+              assert.equal(body.pagination.total, matching.length, `${table} q=${q}`);
+              assert.deepEqual(
+                body.data.map((d: { id: number }) => d.id),
+                expected.slice((pageNo - 1) * 5, pageNo * 5),
+                `${table} q=${JSON.stringify(q)} sort=${order.sort} ${order.direction} page ${pageNo}`,
+              );
+            }
+          }
+        }
+      });
+    }
   });
 }
 

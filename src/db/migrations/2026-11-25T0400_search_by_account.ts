@@ -10,8 +10,9 @@ type AnyDb = Kysely<any>;
  * other account's search read and discarded. They are replaced by indexes where one account's
  * entries are found without reading another's.
  *
- * SQLite: one contentless FTS5 table per searched table (`<table>_trigrams`, the same `trigram`
- * tokenizer, `contentless_delete=1`) whose rowid is `(account_id << 40) + id`. An account's rows
+ * SQLite: one contentless FTS5 table per searched table (`<table>_trigrams`, the `trigram`
+ * tokenizer, case-sensitive over the lower-cased columns, `contentless_delete=1`) whose rowid is
+ * `(account_id << 40) + id`. An account's rows
  * are one rowid range, and FTS5 seeks a MATCH to a rowid range in every doclist (`rowid >= ? and
  * rowid < ?` with integer bounds), so a query reads the account's entries only. Row ids stay
  * below 2^40 and account ids below 2^23. Triggers keep it; a delete needs only the rowid.
@@ -58,7 +59,9 @@ async function createSqlite(db: AnyDb): Promise<void> {
     const index = `${table}_trigrams`;
     const cols = columns.join(', ');
     const values = (row: 'new' | 'old') => columns.map((c) => `${row}.${c}`).join(', ');
-    await sql.raw(`create virtual table ${index} using fts5(${cols}, content='', contentless_delete=1, tokenize='trigram')`).execute(db);
+    // Case-sensitive: the columns are lower-cased already, so a phrase MATCH is exactly a substring
+    // match of the lower-cased text (no folding of its own), and the index alone can count matches.
+    await sql.raw(`create virtual table ${index} using fts5(${cols}, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`).execute(db);
     await sql.raw(`insert into ${index} (rowid, ${cols}) select (account_id << 40) + id, ${cols} from ${table}`).execute(db);
     await sql
       .raw(`create trigger ${index}_ai after insert on ${table} begin

@@ -5,7 +5,7 @@ import { engineOf } from '../../db/engine.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
-import { noFilterSet, titledFilters, titledSortKey, type TitledFilter } from '../../lib/titled-records.ts';
+import { countTitledText, noFilterSet, titledFilters, titledSortKey, titledTextPlan, type TextPlan, type TitledFilter } from '../../lib/titled-records.ts';
 
 export type DealRow = Selectable<DealsTable>;
 export type DealSort = 'created_at' | 'updated_at' | 'id' | 'title' | 'status';
@@ -25,23 +25,26 @@ export interface DealSearch {
 
 const sortExpression = (db: Executor, sort: DealSort) => titledSortKey(db, 'deals', sort);
 
-function filtered(db: Executor, accountId: number, f: DealFilter) {
+function filtered(db: Executor, accountId: number, f: DealFilter, plan: TextPlan = 'index') {
   let query = db.selectFrom('deals').where('deals.account_id', '=', accountId);
   if (f.status) query = query.where('deals.status', '=', f.status);
-  for (const condition of titledFilters(db, 'deals', accountId, f)) query = query.where(condition);
+  for (const condition of titledFilters(db, 'deals', accountId, f, plan)) query = query.where(condition);
   if (f.updatedFrom != null) query = query.where('deals.updated_at', '>=', f.updatedFrom);
   if (f.updatedTo != null) query = query.where('deals.updated_at', '<=', f.updatedTo);
   return query;
 }
 
-/** The whole list and a status are kept counts (list_counts); any other filter counts through its index. */
+/**
+ * The whole list and a status are kept counts (list_counts); `q` alone is counted in the trigram
+ * index where it can be (SQLite); any other filter counts through its index.
+ */
 export async function countDeals(db: Executor, accountId: number, f: DealFilter): Promise<number> {
   const { status, ...rest } = f;
   if (noFilterSet(rest)) return keptCount(db, accountId, 'deals', [status ? `status:${status}` : '']);
-  return countRows(db, filtered(db, accountId, f));
+  return (await countTitledText(db, 'deals', accountId, f)) ?? countRows(db, filtered(db, accountId, f));
 }
 
-export function listDeals(
+export async function listDeals(
   db: Executor,
   accountId: number,
   f: DealFilter,
@@ -49,9 +52,11 @@ export function listDeals(
   direction: Direction,
   limit: number,
   offset: number,
+  total?: number,
 ): Promise<DealRow[]> {
+  const plan = await titledTextPlan(db, 'deals', accountId, f, { total, limit, offset });
   // The page's ids first, from the index alone (the offset skips index entries, not rows), then those rows.
-  const ids = filtered(db, accountId, f)
+  const ids = filtered(db, accountId, f, plan)
     .select('deals.id')
     .orderBy(sortExpression(db, sort), direction)
     .orderBy('deals.id', direction)

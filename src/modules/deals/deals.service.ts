@@ -67,7 +67,7 @@ export async function listDeals(db: Executor, accountId: number, query: DealList
   return listPage(
     page,
     () => repo.countDeals(db, accountId, filter),
-    (limit, offset) => repo.listDeals(db, accountId, filter, sort, direction, limit, offset),
+    (limit, offset, total) => repo.listDeals(db, accountId, filter, sort, direction, limit, offset, total),
     (rows) => rows.map(toDealView),
   );
 }

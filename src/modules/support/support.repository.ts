@@ -4,7 +4,7 @@ import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from
 import { engineOf } from '../../db/engine.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
-import { noFilterSet, titledFilters, titledSortKey, type TitledFilter } from '../../lib/titled-records.ts';
+import { countTitledText, noFilterSet, titledFilters, titledSortKey, titledTextPlan, type TextPlan, type TitledFilter } from '../../lib/titled-records.ts';
 
 export type TicketRow = Selectable<TicketsTable>;
 export type LogRow = Selectable<SupportLogsTable>;
@@ -16,23 +16,26 @@ export interface TicketFilter extends TitledFilter {
 
 export type Direction = 'asc' | 'desc';
 
-function filtered(db: Executor, accountId: number, f: TicketFilter) {
+function filtered(db: Executor, accountId: number, f: TicketFilter, plan: TextPlan = 'index') {
   let query = db.selectFrom('tickets').where('tickets.account_id', '=', accountId);
   if (f.statuses) query = query.where('tickets.status', 'in', f.statuses);
-  for (const condition of titledFilters(db, 'tickets', accountId, f)) query = query.where(condition);
+  for (const condition of titledFilters(db, 'tickets', accountId, f, plan)) query = query.where(condition);
   return query;
 }
 
-/** The whole list and any set of statuses (open_only included) are kept counts (list_counts); other filters count through their index. */
+/**
+ * The whole list and any set of statuses (open_only included) are kept counts (list_counts); `q`
+ * alone is counted in the trigram index where it can be (SQLite); other filters count through their index.
+ */
 export async function countTickets(db: Executor, accountId: number, f: TicketFilter): Promise<number> {
   const { statuses, ...rest } = f;
   if (noFilterSet(rest)) return keptCount(db, accountId, 'tickets', statuses ? statuses.map((s) => `status:${s}`) : ['']);
-  return countRows(db, filtered(db, accountId, f));
+  return (await countTitledText(db, 'tickets', accountId, f)) ?? countRows(db, filtered(db, accountId, f));
 }
 
 const sortKey = (db: Executor, sort: string) => titledSortKey(db, 'tickets', sort);
 
-export function listTickets(
+export async function listTickets(
   db: Executor,
   accountId: number,
   f: TicketFilter,
@@ -40,9 +43,11 @@ export function listTickets(
   dir: Direction,
   limit: number,
   offset: number,
+  total?: number,
 ): Promise<TicketRow[]> {
+  const plan = await titledTextPlan(db, 'tickets', accountId, f, { total, limit, offset });
   // The page's ids first, from the index alone, then those rows (deep pages skip index entries, not rows).
-  let ids = filtered(db, accountId, f).select('tickets.id').orderBy(sortKey(db, sort), dir);
+  let ids = filtered(db, accountId, f, plan).select('tickets.id').orderBy(sortKey(db, sort), dir);
   if (sort !== 'id') ids = ids.orderBy('tickets.id', dir);
   let rows = db.selectFrom('tickets').selectAll().where('tickets.id', 'in', ids.limit(limit).offset(offset)).orderBy(sortKey(db, sort), dir);
   if (sort !== 'id') rows = rows.orderBy('tickets.id', dir);

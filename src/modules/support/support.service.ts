@@ -68,7 +68,7 @@ export async function listTickets(db: Executor, accountId: number, query: Ticket
   return listPage(
     page,
     () => countOrEmpty(db, accountId, filter),
-    (limit, offset) => repo.listTickets(db, accountId, filter, sort, direction, limit, offset),
+    (limit, offset, total) => repo.listTickets(db, accountId, filter, sort, direction, limit, offset, total),
     (rows) => rows.map(toTicketView),
   );
 }
