@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyReply } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
@@ -10,6 +11,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
+import { setConsoleSecurityHeaders } from '../../src/modules/console/console.static.ts';
 import { appearanceMarks, launchChromium, watchAppearances } from '../lib/browser.ts';
 import { log, startServiceChild } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
@@ -18,7 +20,8 @@ export const name = 'console';
 export const description =
   'Web console in Chromium on a demo database with 100,000 webhook deliveries: cold load (sign-in page to the webhooks page ' +
   'rendered), the deliveries table (first render, then filter by status); p50/p99 over 20 loads each, against a static ' +
-  'page load, the deliveries API call alone and the sign-in API call alone (scrypt) measured in the same run; the cold load also ' +
+  "page load (plain, and with the console's security headers), the deliveries API call alone and the sign-in API call " +
+  'alone (scrypt) measured in the same run; the cold load also ' +
   "in its splits. Times are the page's own (from its navigation start to the element in the DOM), and the cold load is " +
   "the console's time without the robot's (filling the form, clicking), which cold_load_with_robot includes. " +
   'Goal: under 300 ms p50 each (figures: docs/scaling.md, "The console in a browser").';
@@ -124,14 +127,24 @@ export async function run(_options: BenchOptions): Promise<void> {
       CUSTOPS_DATA_DIR: dir,
       CUSTOPS_CONSOLE_RATE_LIMIT_PER_MINUTE: '100000',
     });
-    // The floor a browser page load cannot beat here: a static page with one heading from a bare node:http server.
-    const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>x</title><h1>Static</h1>'));
+    // The floor a browser page load cannot beat here: a static page with one heading from a bare node:http server;
+    // at /headers with the console's security headers, whose Cross-Origin-Opener-Policy makes Chromium start a
+    // new renderer process once the response arrives (the floor of the console's first page).
+    const consoleHeaders: Record<string, string> = {};
+    const headerSink = { header: (name: string, value: string) => (consoleHeaders[name] = value) };
+    setConsoleSecurityHeaders(headerSink as unknown as FastifyReply);
+    const bare = createServer((req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html', ...(req.url === '/headers' ? consoleHeaders : {}) })
+        .end('<!doctype html><title>x</title><h1>Static</h1>'),
+    );
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
     const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
     try {
       browser = await launchChromium();
       const cold: number[] = [];
       const staticLoads: number[] = [];
+      const staticWithHeaders: number[] = [];
       const firstRender: number[] = [];
       const filter: number[] = [];
       const apiAlone: number[] = [];
@@ -199,13 +212,18 @@ export async function run(_options: BenchOptions): Promise<void> {
         filter.push(d.filtered - d.change);
         await context.close();
 
-        const staticContext = await browser.newContext();
-        await watchAppearances(staticContext, { heading: { selector: 'h1', text: '^Static$' } });
-        const staticPage = await staticContext.newPage();
-        await staticPage.goto(bareUrl);
-        await staticPage.getByRole('heading', { name: 'Static' }).waitFor();
-        staticLoads.push((await appearanceMarks(staticPage)).heading);
-        await staticContext.close();
+        for (const [path, loads] of [
+          ['', staticLoads],
+          ['headers', staticWithHeaders],
+        ] as const) {
+          const staticContext = await browser.newContext();
+          await watchAppearances(staticContext, { heading: { selector: 'h1', text: '^Static$' } });
+          const staticPage = await staticContext.newPage();
+          await staticPage.goto(bareUrl + path);
+          await staticPage.getByRole('heading', { name: 'Static' }).waitFor();
+          loads.push((await appearanceMarks(staticPage)).heading);
+          await staticContext.close();
+        }
 
         const t4 = performance.now();
         const res = await fetch(`${server.url}/api/v1/webhooks/deliveries?status=failed&per_page=25`, { headers: { cookie } });
@@ -234,7 +252,12 @@ export async function run(_options: BenchOptions): Promise<void> {
         deliveries_filter_by_status: stats(filter),
         goal_p50_ms: GOAL_MS,
         goal_met: [cold, firstRender, filter].every((v) => percentile(v, 50) < GOAL_MS),
-        baseline: { static_page_load: stats(staticLoads), deliveries_api_alone: stats(apiAlone), sign_in_api_alone: stats(signInAlone) },
+        baseline: {
+          static_page_load: stats(staticLoads),
+          static_page_with_console_headers: stats(staticWithHeaders),
+          deliveries_api_alone: stats(apiAlone),
+          sign_in_api_alone: stats(signInAlone),
+        },
         ratio: {
           cold_load_vs_static_page: +(percentile(cold, 50) / Math.max(1, percentile(staticLoads, 50))).toFixed(1),
           filter_vs_api_alone: +(percentile(filter, 50) / Math.max(1, percentile(apiAlone, 50))).toFixed(1),
