@@ -5,6 +5,7 @@ import { log, startPinnedServer, startServiceChild, type PinnedServer } from '..
 import { alternate, ROUNDS, type Combined } from '../lib/rounds.ts';
 import type { BenchOptions } from '../lib/types.ts';
 import { countWrites, failUnless } from './deal-activities-audit.ts';
+import { databaseUrlFor } from './deal-get.ts';
 
 export const name = 'deal-activities';
 export const description =
@@ -65,7 +66,7 @@ const activitiesPath = (dealId: number) => `/api/v1/deals/${dealId}/activities`;
 
 function apiServer(r: EngineRun): Promise<PinnedServer> {
   return startServiceChild({
-    DATABASE_URL: r.db.url,
+    DATABASE_URL: databaseUrlFor(r.db),
     CUSTOPS_SECRET_KEY: r.secretKey,
     CUSTOPS_DATA_DIR: r.db.dir,
   });
@@ -86,7 +87,7 @@ async function measureWrites(r: EngineRun) {
     servers[0] = await apiServer(r);
     const apiUrl = servers[0].url + activitiesPath(seed.dealId);
     servers[1] = await startPinnedServer('bench/lib/insert-baseline-child.ts', {
-      BENCH_DATABASE_URL: r.db.url,
+      BENCH_DATABASE_URL: databaseUrlFor(r.db),
       BENCH_ACCOUNT_ID: String(seed.accountId),
       BENCH_ORG_ID: String(seed.otherOrgId),
     });
@@ -184,6 +185,7 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
       scenario: name,
       engine,
       deals: DEALS,
+      ...(databaseUrlFor(db) !== db.url ? { database_socket: process.env.BENCH_POSTGRES_SOCKET } : {}),
       seeded_activities: SEEDED_ACTIVITIES,
       generate_ms: generateMs,
       connections: options.connections,

@@ -14,6 +14,16 @@ export const description =
 const DEALS = 20_000;
 const GOALS = { ratio: 0.5, cpu_us_per_request: 60 };
 
+/**
+ * `BENCH_POSTGRES_SOCKET=/var/run/postgresql`: the servers under test reach PostgreSQL through its Unix
+ * socket in that directory (DATABASE_URL's `host=` parameter, as libpq reads it) instead of TCP.
+ */
+export function databaseUrlFor(db: { engine: Engine; url: string }): string {
+  const socket = process.env.BENCH_POSTGRES_SOCKET;
+  if (db.engine !== 'postgres' || !socket) return db.url;
+  return `${db.url}${db.url.includes('?') ? '&' : '?'}host=${encodeURIComponent(socket)}`;
+}
+
 const answered = (f: Combined) => [f.statuses, f.warmup_statuses].flatMap((s) => Object.values(s)).reduce((a, b) => a + b, 0);
 
 async function runEngine(engine: Engine, options: BenchOptions) {
@@ -22,7 +32,7 @@ async function runEngine(engine: Engine, options: BenchOptions) {
   try {
     const seed = await seedDeals(db.handle, { deals: DEALS, activities: DEALS });
     const api = await startServiceChild({
-      DATABASE_URL: db.url,
+      DATABASE_URL: databaseUrlFor(db),
       CUSTOPS_DATA_DIR: db.dir,
     });
     servers.push(api);
@@ -49,6 +59,7 @@ async function runEngine(engine: Engine, options: BenchOptions) {
       scenario: name,
       engine,
       deals: DEALS,
+      ...(databaseUrlFor(db) !== db.url ? { database_socket: process.env.BENCH_POSTGRES_SOCKET } : {}),
       connections: options.connections,
       duration_s: options.durationSeconds,
       response_bytes: Buffer.byteLength(body),

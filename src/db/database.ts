@@ -117,6 +117,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   // and the pool discards it on release, as it is no longer queryable.
   pool.on('connect', (client) => client.on('error', lost));
   const db = new Kysely<Database>({ dialect: translatingDialect(new PostgresDialect({ pool })), log: watch(status) });
-  registerDirectAccess(db, { status, pool });
+  registerDirectAccess(db, { status, pool, getTypeParser: pgTypes.getTypeParser });
   return { db, dialect: 'postgres', pool, status, close: () => db.destroy() };
 }

@@ -4,14 +4,16 @@ import type { DependencyStatus } from '../lib/dependency-status.ts';
 import type { Db, Executor } from './database.ts';
 import { engineOf } from './engine.ts';
 import { databaseUnavailable, translateDatabaseError } from './errors.ts';
+import { PgStatement } from './pg-prepared.ts';
 import type { NodeSqliteDatabase } from './sqlite-driver.ts';
 
 /**
  * Prepared queries for the hot single-record reads (docs/design.md#prepared-queries): built with
  * Kysely once, compiled once per engine, then run with new values. On the pool (not in a
  * transaction) they skip Kysely's executor:
- * - PostgreSQL: a named statement on each pooled connection (parsed once per connection). Columns are
- *   listed, never `*`, so a column a later migration adds does not change the statement's result.
+ * - PostgreSQL: a named statement on each pooled connection (parsed and its result described once per
+ *   connection, db/pg-prepared.ts). Columns are listed, never `*`, so a column a later migration adds
+ *   does not change the statement's result.
  * - SQLite: the statement runs at once on the process's one connection when no transaction is open
  *   on it. A read runs synchronously, so it is exactly the read the connection's lock would let
  *   through next; while a transaction is open the query waits for the lock as any other.
@@ -23,6 +25,8 @@ export interface DirectAccess {
   status: DependencyStatus;
   sqlite?: NodeSqliteDatabase;
   pool?: pg.Pool;
+  /** The pool's type parsers (PostgreSQL). */
+  getTypeParser?: (oid: number, format: 'text') => (value: string) => unknown;
 }
 
 const direct = new WeakMap<Db, DirectAccess>();
@@ -41,6 +45,8 @@ class Slot {
 
 interface Compiled {
   sql: string;
+  /** The named statement of this SQL (PostgreSQL). */
+  statement: PgStatement | null;
   /** Per parameter: the argument it takes (a slot's index) or the constant it is. */
   parameters: ({ arg: number } | { value: unknown })[];
 }
@@ -67,6 +73,7 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
       const query = build(db as Db, ...slots).compile();
       compiled = {
         sql: query.sql,
+        statement: null,
         parameters: query.parameters.map((p) => (p instanceof Slot ? { arg: p.index } : { value: p })),
       };
       byEngine.set(engine.name, compiled);
@@ -87,11 +94,12 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
           return Promise.reject(failed(access.status, err));
         }
       }
-      if (access?.pool) {
-        return access.pool.query({ name, text: compiled.sql, values }).then(
-          (result) => {
+      if (access?.pool && access.getTypeParser) {
+        compiled.statement ??= new PgStatement(name, compiled.sql, access.getTypeParser);
+        return compiled.statement.rows(access.pool, values).then(
+          (rows) => {
             access.status.succeeded();
-            return result.rows as R[];
+            return rows as R[];
           },
           (err: unknown) => {
             throw failed(access.status, err);

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StoredResponse } from '../lib/write.ts';
+import { routeOf } from './route.ts';
 
 /** The one success status a route declares in its response schema (200 when it declares none). */
 function successStatus(request: FastifyRequest): number {
-  const declared = Object.keys((request.routeOptions.schema?.response as Record<string, unknown> | undefined) ?? {})
+  const declared = Object.keys((routeOf(request).schema?.response as Record<string, unknown> | undefined) ?? {})
     .map(Number)
     .filter((status) => status >= 200 && status < 300);
   return declared[0] ?? 200;

@@ -8,6 +8,7 @@ import type { KeyCache, KeyRow } from '../modules/api-keys/key-cache.ts';
 import { grantsAny, parseStoredScopes, satisfyingScopes } from '../modules/api-keys/scopes.ts';
 import { csrfMatches, SESSION_COOKIE } from '../modules/sessions/session-auth.ts';
 import type { RateLimitHit, RateLimitStore } from './rate-limit.ts';
+import { routeOf } from './route.ts';
 import type { App, AuthContext } from './types.ts';
 
 export interface AuthOptions {
@@ -23,7 +24,7 @@ export interface AuthOptions {
 
 /** A route anyone may call: no scope and not a session route. */
 function isPublic(request: FastifyRequest): boolean {
-  const config = request.routeOptions.config;
+  const config = routeOf(request).config;
   return (config.scope === null || config.scope === undefined) && config.session !== 'only';
 }
 
@@ -103,7 +104,7 @@ export function accessChecks(app: App, opts: AuthOptions): { authenticate: onReq
   // Callback hooks: a request whose key is cached and whose rate limit is counted in this process
   // passes both stages without a promise (docs/design.md#request-pipeline).
   const authenticate: onRequestHookHandler = (request, _reply, done) => {
-    const config = request.routeOptions.config;
+    const config = routeOf(request).config;
     if (config.session && request.headers.authorization !== undefined) {
       throw new AppError('forbidden', 'This route serves console sessions only; API keys are not accepted here.');
     }
@@ -134,7 +135,8 @@ export function accessChecks(app: App, opts: AuthOptions): { authenticate: onReq
   };
 
   const checked = (request: FastifyRequest, reply: FastifyReply, hit: RateLimitHit): void => {
-    const scope = request.routeOptions.config.scope;
+    const config = routeOf(request).config;
+    const scope = config.scope;
     // Every authenticated request counts against the key's budget and carries the RateLimit-* headers,
     // the refused ones too; the signature verdict is still given before the rate-limit one.
     const limit = request.auth.rateLimitPerMinute;
@@ -160,7 +162,7 @@ export function accessChecks(app: App, opts: AuthOptions): { authenticate: onReq
       });
     }
     if (session) {
-      if (request.routeOptions.config.role === 'admin' && session.role === 'member') {
+      if (config.role === 'admin' && session.role === 'member') {
         throw new AppError('forbidden', 'This needs the owner or admin role; members cannot do it.');
       }
     } else if (scope !== null && scope !== undefined && !grantsAny(request.auth.scopes, scope)) {

@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client';
+import { routeOf } from './route.ts';
 import type { App } from './types.ts';
 
 /**
@@ -25,7 +26,8 @@ export function registerHttpMetrics(app: App): Registry {
   type Series = { requests: Counter.Internal; duration: Histogram.Internal<'method' | 'route' | 'status'> };
   const byRoute = new WeakMap<object, Map<string, Map<number, Series>>>();
   app.addHook('onResponse', (request, reply, done) => {
-    const options = request.routeOptions.config;
+    const route = routeOf(request);
+    const options = route.config;
     let byMethod = byRoute.get(options);
     if (!byMethod) {
       byMethod = new Map();
@@ -39,7 +41,7 @@ export function registerHttpMetrics(app: App): Registry {
     let s = byStatus.get(reply.statusCode);
     if (!s) {
       // Unmatched URLs (404s) share one label rather than one series per probe.
-      const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+      const labels = { method: request.method, route: route.url ?? 'unmatched', status: String(reply.statusCode) };
       s = { requests: requests.labels(labels), duration: duration.labels(labels) };
       byStatus.set(reply.statusCode, s);
     }

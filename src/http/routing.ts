@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { errorBody } from './errors.ts';
+import { routeOf } from './route.ts';
 import type { App } from './types.ts';
 
 /**
@@ -45,6 +46,7 @@ function send(request: FastifyRequest, reply: FastifyReply, e: AppError): Fastif
  * static route's.
  */
 export function registerRouting(app: App): onRequestHookHandler {
+  app.decorateRequest('routeCache', null);
   const statics = new Map<string, Set<string>>();
   const parameterised = new Map<string, Pattern>();
   app.addHook('onRoute', (route) => {
@@ -96,7 +98,7 @@ export function registerRouting(app: App): onRequestHookHandler {
   };
 
   return (request, _reply, done) => {
-    const url = request.routeOptions.url;
+    const url = routeOf(request).url;
     if (url?.includes(':') && mayBeShadowed(url)) {
       const own = statics.get(pathOf(request.url));
       if (own && !own.has(request.method)) throw methodNotAllowed(request, [...own].sort());

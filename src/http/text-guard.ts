@@ -1,5 +1,6 @@
 import type { preValidationHookHandler } from 'fastify';
 import { validationError } from '../lib/errors.ts';
+import { routeOf } from './route.ts';
 
 /** The path of the first string (or key) holding a NUL character, or null. */
 export function findNul(value: unknown, path: string): string | null {
@@ -61,7 +62,7 @@ export const guardText: preValidationHookHandler = (request, _reply, done) => {
   const field = findNul(request.query, '') ?? findNul(request.params, '') ?? findNul(request.body, '');
   if (field !== null) throw validationError({ [field || 'body']: 'invalid_character' }, 'Text may not contain the NUL character (U+0000).');
   // Integers in the query and path are plain decimal digits: the coercing validator would take 1e2, 0x10 or +5.
-  const schema = request.routeOptions.schema;
+  const schema = routeOf(request).schema;
   const spelled = badIntegerSpelling(request.query, schema?.querystring) ?? badIntegerSpelling(request.params, schema?.params);
   if (spelled !== null) throw validationError({ [spelled]: 'invalid_type' }, `${spelled} must be a whole number in decimal digits.`);
   done();

@@ -26,6 +26,8 @@ declare module 'fastify' {
     auth: AuthContext;
     /** The exact request body bytes, for X-Service-Signature (and the MCP endpoint, which reads its JSON-RPC itself). */
     rawBody: Buffer | undefined;
+    /** The route's options once read (http/route.ts). */
+    routeCache: FastifyRequest['routeOptions'] | null;
   }
   interface FastifyContextConfig {
     /** The scope the route requires (or a list, any of which grants it); `null` marks a public route (no key needed). */

@@ -41,6 +41,19 @@ for (const engine of engines()) {
       assert.equal(await findDeal(t.handle.db, accountId, dealId + 1000), undefined);
     });
 
+    test('many reads at once (every pooled connection, described once each) and a read the database refuses: the same rows, then the same rows again', async () => {
+      const built = await t.handle.db.selectFrom('deals').selectAll().where('id', '=', dealId).executeTakeFirstOrThrow();
+      const rows = await Promise.all(Array.from({ length: 40 }, (_, i) => findDeal(t.handle.db, accountId, i % 2 ? dealId : dealId + 1000)));
+      for (const [i, row] of rows.entries()) assert.deepEqual(row === undefined ? undefined : { ...row }, i % 2 ? { ...built } : undefined);
+      // An id past int8 (PostgreSQL refuses it; SQLite finds nothing): the failure is the query's, the pool goes on.
+      await findDeal(t.handle.db, accountId, 2 ** 70).then(
+        (row) => assert.equal(row, undefined),
+        (err: unknown) => assert.equal(engine, 'postgres', String(err)),
+      );
+      const again = await Promise.all(Array.from({ length: 20 }, () => findDeal(t.handle.db, accountId, dealId)));
+      for (const row of again) assert.deepEqual({ ...row }, { ...built });
+    });
+
     test('a read on the pool while another transaction changes the deal never sees that change when it rolls back', async () => {
       let readDuring: Promise<unknown> | undefined;
       await assert.rejects(

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { successResponse } from '../../http/answer.ts';
+import { routeOf } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
@@ -105,7 +106,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
 
   // Callback hooks: a read, or a write without a key, passes without a promise.
   app.addHook('preHandler', (request, reply, done) => {
-    if (!WRITE_METHODS.has(request.method) || !request.routeOptions.config.scope) return done();
+    if (!WRITE_METHODS.has(request.method) || !routeOf(request).config.scope) return done();
     const key = keyOf(request);
     if (key === undefined) return done();
     claimOrReplay(request, reply, key).then(() => done(), done);
