@@ -1,11 +1,35 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { prepareQuery } from '../../db/prepared.ts';
 import type { IdempotencyKeysTable } from '../../db/schema.ts';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
-export function findKey(db: Executor, accountId: number, key: string): Promise<IdempotencyRow | undefined> {
-  return db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
+/** Every column, listed (a prepared statement never selects `*`: docs/design.md#prepared-queries). */
+const KEY_COLUMNS = [
+  'id',
+  'account_id',
+  'key',
+  'request_hash',
+  'state',
+  'response_status',
+  'response_body',
+  'location',
+  'committed_at',
+  'created_at',
+  'expires_at',
+] as const satisfies readonly (keyof IdempotencyKeysTable)[];
+// A column missing from the list above fails the type check here.
+const everyKeyColumn: Exclude<keyof IdempotencyKeysTable, (typeof KEY_COLUMNS)[number]> extends never ? true : never = true;
+void everyKeyColumn;
+
+/** Read on every write with a key and on every replay: a prepared query. */
+const keyByName = prepareQuery((db, accountId: number, key: string) =>
+  db.selectFrom('idempotency_keys').select(KEY_COLUMNS).where('account_id', '=', accountId).where('key', '=', key),
+);
+
+export async function findKey(db: Executor, accountId: number, key: string): Promise<IdempotencyRow | undefined> {
+  return (await keyByName.rows(db, accountId, key))[0];
 }
 
 /**
