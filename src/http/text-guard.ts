@@ -47,7 +47,10 @@ function badIntegerSpelling(values: unknown, schema: unknown): string | null {
   if (integers.size === 0 || !values || typeof values !== 'object') return null;
   for (const name of Object.keys(values)) {
     if (!integers.has(name)) continue;
-    for (const v of [(values as Record<string, unknown>)[name]].flat()) if (typeof v === 'string' && !INTEGER_TEXT.test(v)) return name;
+    const value = (values as Record<string, unknown>)[name];
+    if (Array.isArray(value)) {
+      for (const v of value) if (typeof v === 'string' && !INTEGER_TEXT.test(v)) return name;
+    } else if (typeof value === 'string' && !INTEGER_TEXT.test(value)) return name;
   }
   return null;
 }
