@@ -60,13 +60,14 @@ const listOf = (data: { id: number; name: string }[]) => ({
 });
 
 for (const engine of engines()) {
-  describe(`marketing audiences [${engine}]`, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(engine, { clock: new FixedClock(T0) });
-    });
-    after(() => h.close());
+  // One app over one database per engine for the file's suites: each test makes its own account.
+  let h: Harness;
+  before(async () => {
+    h = await createHarness(engine, { clock: new FixedClock(T0) });
+  });
+  after(() => h.close());
 
+  describe(`marketing audiences [${engine}]`, () => {
     test('GET /marketing-audiences lists the account audiences newest first, paginated', async () => {
       const a = await createTestAccount(h);
       const b = await createTestAccount(h);
@@ -142,15 +143,12 @@ for (const engine of engines()) {
   });
 
   describe(`contact marketing memberships [${engine}]`, () => {
-    let h: Harness;
     let a: TestAccount;
     let b: TestAccount;
     before(async () => {
-      h = await createHarness(engine, { clock: new FixedClock(T0) });
       a = await createTestAccount(h);
       b = await createTestAccount(h);
     });
-    after(() => h.close());
 
     const url = (id: number) => `/api/v1/contacts/${id}/marketing-audiences`;
 

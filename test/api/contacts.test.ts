@@ -49,13 +49,14 @@ async function insertContact(h: Harness, accountId: number, orgId: number, f: Co
 const ids = (res: { json: () => any }) => res.json().data.map((c: any) => c.id);
 
 for (const engine of engines()) {
-  describe(`GET /contacts [${engine}]`, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(engine, { clock: new FixedClock(T0) });
-    });
-    after(() => h.close());
+  // One app over one database per engine for the file's suites: each test makes its own account.
+  let h: Harness;
+  before(async () => {
+    h = await createHarness(engine, { clock: new FixedClock(T0) });
+  });
+  after(() => h.close());
 
+  describe(`GET /contacts [${engine}]`, () => {
     test('lists the account contacts newest first with every field', async () => {
       const a = await createTestAccount(h);
       const org = await insertOrg(h, a.accountId);
@@ -226,12 +227,6 @@ for (const engine of engines()) {
   });
 
   describe(`GET /contacts/{id} [${engine}]`, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(engine, { clock: new FixedClock(T0) });
-    });
-    after(() => h.close());
-
     test('one contact; absent, malformed and foreign ids are refused', async () => {
       const a = await createTestAccount(h);
       const b = await createTestAccount(h);
@@ -256,15 +251,12 @@ for (const engine of engines()) {
   });
 
   describe(`POST /contacts [${engine}]`, () => {
-    let h: Harness;
     let a: TestAccount;
     let org: number;
     before(async () => {
-      h = await createHarness(engine, { clock: new FixedClock(T0) });
       a = await createTestAccount(h);
       org = await insertOrg(h, a.accountId);
     });
-    after(() => h.close());
 
     test('creates a contact: 201, Location, lower-cased search columns', async () => {
       const body = { org_id: org, name: 'Grace HOPPER', email: 'Grace@Navy.MIL', phone: '+1 555', title: 'Rear Admiral' };

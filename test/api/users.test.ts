@@ -38,13 +38,14 @@ async function insertUser(
 const ids = (res: { json: () => any }) => res.json().data.map((u: any) => u.id);
 
 for (const engine of engines()) {
-  describe(`GET /users [${engine}]`, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(engine, { clock: new FixedClock(T0) });
-    });
-    after(() => h.close());
+  // One app over one database per engine for the file's suites: each test makes its own account.
+  let h: Harness;
+  before(async () => {
+    h = await createHarness(engine, { clock: new FixedClock(T0) });
+  });
+  after(() => h.close());
 
+  describe(`GET /users [${engine}]`, () => {
     test('lists the team newest first, without secrets', async () => {
       const a = await createTestAccount(h);
       const ann = await insertUser(h, a.accountId, 'Ann@Example.com', T0 + 1000, { role: 'admin', support_enabled: true });
@@ -160,12 +161,6 @@ for (const engine of engines()) {
   });
 
   describe(`GET /users/{id} [${engine}]`, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(engine, { clock: new FixedClock(T0) });
-    });
-    after(() => h.close());
-
     test('one user; absent, malformed and another account ids', async () => {
       const a = await createTestAccount(h);
       const b = await createTestAccount(h);
@@ -190,13 +185,10 @@ for (const engine of engines()) {
   });
 
   describe(`POST /users [${engine}]`, () => {
-    let h: Harness;
     let a: TestAccount;
     before(async () => {
-      h = await createHarness(engine, { clock: new FixedClock(T0) });
       a = await createTestAccount(h);
     });
-    after(() => h.close());
 
     test('creates a user with defaults: 201, Location, no password in the answer', async () => {
       const res = await call(h, 'POST', '/api/v1/users', { key: a.key, body: { email: 'New.User@Example.com', display_name: 'New User' } });
