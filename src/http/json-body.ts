@@ -15,7 +15,8 @@ export const MAX_BODY_DEPTH = 32;
  * check hashes) and stay the body until decoding.
  *
  * Decoding, the returned preValidation hook, runs after the access checks: a body that is not JSON
- * (`fields.body = invalid_json`) or nests too deeply (`fields.<field> = too_deep`) is 422 there. An
+ * (`fields.body = invalid_json`), nests too deeply (`fields.<field> = too_deep`) or holds a
+ * prototype key (`fields.<field> = forbidden_key`) is 422 there. An
  * empty body is an empty object, so its required fields are then named one by one.
  */
 export function registerJsonBody(app: App): preValidationHookHandler {
@@ -23,8 +24,9 @@ export function registerJsonBody(app: App): preValidationHookHandler {
   const decode = (request: FastifyRequest, raw: Buffer): Promise<unknown> =>
     new Promise((resolve, reject) => {
       if (raw.length === 0) return resolve({});
-      parseJson(request, raw.toString('utf8'), (err, value) => {
-        if (err) return reject(new AppError('validation_error', 'The request body is not valid JSON.', { fields: { body: 'invalid_json' } }));
+      const text = raw.toString('utf8');
+      parseJson(request, text, (err, value) => {
+        if (err) return reject(undecodable(text));
         const deep = tooDeepField(value, MAX_BODY_DEPTH);
         if (deep !== null) return reject(new AppError('validation_error', 'The request body nests too deeply.', { fields: { [deep]: 'too_deep' } }));
         resolve(value);
@@ -46,6 +48,42 @@ export function registerJsonBody(app: App): preValidationHookHandler {
       done();
     }, done);
   };
+}
+
+/**
+ * Why a body the safe parser refused is refused: not JSON at all (`fields.body = invalid_json`), or
+ * JSON holding a key that could reach an object's prototype (`__proto__`, `constructor.prototype`,
+ * which the parser refuses rather than strips): `forbidden_key` on the top-level field that holds
+ * it (`body` for an array), so the answer says what to change. `JSON.parse` makes such keys plain
+ * own properties, so reading them here is safe.
+ */
+function undecodable(text: string): AppError {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return new AppError('validation_error', 'The request body is not valid JSON.', { fields: { body: 'invalid_json' } });
+  }
+  const deep = tooDeepField(value, MAX_BODY_DEPTH);
+  if (deep !== null) return new AppError('validation_error', 'The request body nests too deeply.', { fields: { [deep]: 'too_deep' } });
+  let field = 'body';
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    field = Object.entries(value).find(([key, v]) => holdsForbiddenKey({ [key]: v }))?.[0] ?? 'body';
+  }
+  return new AppError('validation_error', 'The request body holds a key that is not allowed (__proto__, constructor.prototype).', {
+    fields: { [field]: 'forbidden_key' },
+  });
+}
+
+function holdsForbiddenKey(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(holdsForbiddenKey);
+  for (const [key, v] of Object.entries(value)) {
+    if (key === '__proto__') return true;
+    if (key === 'constructor' && v !== null && typeof v === 'object' && Object.hasOwn(v, 'prototype')) return true;
+    if (holdsForbiddenKey(v)) return true;
+  }
+  return false;
 }
 
 /**

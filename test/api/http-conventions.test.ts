@@ -53,6 +53,29 @@ for (const engine of engines()) {
       assert.deepEqual(await tableCounts(h.db), before);
     });
 
+    test('a __proto__ or constructor.prototype key anywhere in a body is 422 forbidden_key on its top-level field; nothing written', async () => {
+      const a = await createTestAccount(h);
+      const before = await tableCounts(h.db);
+      // [raw body, expected fields as JSON] (a "__proto__" key cannot be written as an object literal).
+      const cases: [string, string][] = [
+        ['{"source_app":"crm","external_org_id":"x","org_name":"A","metadata":{"a":[{"__proto__":{"admin":true}}]}}', '{"metadata":"forbidden_key"}'],
+        ['{"__proto__":{"admin":true},"source_app":"crm","external_org_id":"x","org_name":"A"}', '{"__proto__":"forbidden_key"}'],
+        ['{"source_app":"crm","external_org_id":"x","org_name":"A","constructor":{"prototype":{"admin":true}}}', '{"constructor":"forbidden_key"}'],
+        ['[{"__proto__":1}]', '{"body":"forbidden_key"}'],
+      ];
+      for (const [raw, fields] of cases) {
+        const body = assertError(await call(h, 'POST', WRITE, { key: a.key, body: raw }), 422, 'validation_error');
+        assert.deepEqual(body.fields, JSON.parse(fields), raw);
+      }
+      assert.deepEqual(await tableCounts(h.db), before);
+      assert.equal(({} as { admin?: boolean }).admin, undefined, 'no prototype was changed');
+      // The same words as values, or a "constructor" key without "prototype", are ordinary data.
+      const org = await call(h, 'POST', '/api/v1/orgs', { key: a.key, body: '{"name":"__proto__ constructor prototype"}' });
+      assert.equal(org.statusCode, 201, org.body);
+      const ctor = assertError(await call(h, 'POST', '/api/v1/orgs', { key: a.key, body: '{"name":"N","constructor":{"x":1}}' }), 422, 'validation_error');
+      assert.deepEqual(Object.entries(ctor.fields), [['constructor', 'unknown_field']]);
+    });
+
     test('a NUL character anywhere (query, path, body, keys) is 422 invalid_character naming the field; nothing written', async () => {
       const a = await createTestAccount(h);
       const before = await tableCounts(h.db);
