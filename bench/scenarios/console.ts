@@ -167,7 +167,7 @@ export async function run(_options: BenchOptions): Promise<void> {
           shell: { selector: 'nav[aria-label="Main"] a', text: '^Webhooks$' },
           webhooks: { selector: 'main a', text: '^CRM sync$' },
           deliveries: { selector: 'main a', text: '^#\\d+$' },
-          filtered: { selector: 'main *', text: `^${DELIVERIES / 5} deliveries` },
+          filtered: { selector: 'main p[role="status"]', text: `^${DELIVERIES / 5} deliveries` },
         });
         const page = await context.newPage();
         await page.goto('/');

@@ -79,7 +79,8 @@ function trigramMatch(table: string, accountId: number, term: string) {
   // The bounds must be integers: FTS5 ignores a rowid bound of another type (a bound JavaScript
   // number is a REAL) and would then walk every account's entries; `<<` makes them integers.
   const first = sql`(${accountId} << 40)`;
-  return { index, first, within: sql<SqlBool>`${index} match ${phrase} and rowid >= ${first} and rowid < ((${accountId} + 1) << 40)` };
+  // The last rowid of the account as `first + (2^40 - 1)`: `(account + 1) << 40` overflows for the last account id.
+  return { index, first, within: sql<SqlBool>`${index} match ${phrase} and rowid >= ${first} and rowid <= ${first} + 1099511627775` };
 }
 
 const sqliteEngine: Engine = {

@@ -10,8 +10,8 @@ export function escapeLike(text: string): string {
  * `column LIKE '%q%' ESCAPE '\'` over a lower-cased column with the query lower-cased in
  * JavaScript: a literal, case-insensitive substring match that behaves the same on both engines.
  */
-export function containsText(column: string, q: string): Expression<SqlBool> {
-  return sql<SqlBool>`${sql.ref(column)} like ${'%' + escapeLike(q.toLowerCase()) + '%'} escape ${'\\'}`;
+export function containsText(column: string | Expression<string>, q: string): Expression<SqlBool> {
+  return sql<SqlBool>`${typeof column === 'string' ? sql.ref(column) : column} like ${'%' + escapeLike(q.toLowerCase()) + '%'} escape ${'\\'}`;
 }
 
 /**

@@ -23,7 +23,7 @@ export function matchesText(
   db: { getExecutor(): { adapter: unknown } },
   table: SearchedTable,
   accountId: number,
-  columns: string[],
+  columns: (string | Expression<string>)[],
   q: string,
   options: { viaIndex?: boolean } = {},
 ): Expression<SqlBool> {

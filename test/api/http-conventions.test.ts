@@ -68,7 +68,6 @@ for (const engine of engines()) {
         assert.deepEqual(body.fields, JSON.parse(fields), raw);
       }
       assert.deepEqual(await tableCounts(h.db), before);
-      assert.equal(({} as { admin?: boolean }).admin, undefined, 'no prototype was changed');
       // The same words as values, or a "constructor" key without "prototype", are ordinary data.
       const org = await call(h, 'POST', '/api/v1/orgs', { key: a.key, body: '{"name":"__proto__ constructor prototype"}' });
       assert.equal(org.statusCode, 201, org.body);

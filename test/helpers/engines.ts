@@ -153,6 +153,10 @@ async function pooledDatabase(base: string): Promise<TestDatabase> {
     url,
     async drop() {
       await handle.close();
+      // Nothing this file started (a server, a worker) may write into the database once it is back
+      // in the pool: no new connections until it is taken again, and those left are ended.
+      await admin.query(`alter database ${name} allow_connections false`).catch(() => undefined);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]).catch(() => undefined);
       // Ending the session releases the database's lock: it goes back to the pool as it is.
       await admin.end();
     },
@@ -171,6 +175,7 @@ async function takeFromPool(base: string, admin: pg.Client): Promise<string> {
     if (!got[0].ok) continue;
     // Dropped by its last holder (found different) between the listing and the lock?
     const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [datname]);
+    if (rowCount === 1) await admin.query(`alter database ${datname} allow_connections true`).catch(() => undefined);
     if (rowCount === 1 && (await restore(base, admin, template, datname).catch(() => false))) return datname;
     await admin.query(`drop database if exists ${datname} with (force)`);
     await admin.query('select pg_advisory_unlock(hashtext($1))', [datname]);

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { Random } from '../../src/demo/random.ts';
 import { systemClock } from '../../src/lib/clock.ts';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 import { seedAccount } from '../../src/seed/seed.ts';
 import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, type Harness, type TestAccount } from '../helpers/harness.ts';
@@ -228,6 +229,60 @@ for (const engine of engines()) {
       assert.deepEqual(await totals(small, 'renewal'), every(0));
     });
 
+    test('a domain is matched without regard to case (it is kept as sent)', async () => {
+      const org = await call(h, 'POST', '/api/v1/orgs', { key: small.key, body: { name: 'Mixed case domain', domain: 'Acme-Widgets.IO' } });
+      assert.equal(org.statusCode, 201, org.body);
+      made.get(small)!.orgs.push(org.json().id);
+      for (const q of ['acme-widgets', 'WIDGETS.io', 'ts.I', 'Ac']) {
+        const res = await call(h, 'GET', '/api/v1/orgs', { key: small.key, query: { q } });
+        assert.deepEqual(
+          res.json().data.map((o: { id: number }) => o.id),
+          [org.json().id],
+          `q=${q}`,
+        );
+      }
+      assert.equal((await call(h, 'GET', '/api/v1/orgs', { key: big.key, query: { q: 'acme-widgets' } })).json().pagination.total, 0);
+    });
+
+    if (engine === 'sqlite') {
+      test('the last account id the SQLite index holds is searched like any other; a row beyond its range is refused, nothing written', async () => {
+        const last = 2 ** 23 - 1;
+        await h.db.insertInto('accounts').values({ id: last, name: 'Last', created_at: Date.now() }).execute();
+        const key = (await createApiKey({ db: h.db, clock: systemClock }, { accountId: last, name: 'k', scopes: ['*'], rateLimitPerMinute: null })).secret;
+        const org = await call(h, 'POST', '/api/v1/orgs', { key, body: { name: 'Quokka at the end', domain: 'end.example' } });
+        assert.equal(org.statusCode, 201, org.body);
+        const deal = await call(h, 'POST', '/api/v1/deals', { key, body: { org_id: org.json().id, title: 'Quokka at the end' } });
+        assert.equal(deal.statusCode, 201, deal.body);
+        for (const path of ['/api/v1/orgs', '/api/v1/deals']) {
+          const res = await call(h, 'GET', path, { key, query: { q: 'quokka' } });
+          assert.equal(res.json().pagination.total, 1, path);
+          assert.equal(res.json().data.length, 1, path);
+        }
+        // The first account id past the range: the write fails whole.
+        await h.db
+          .insertInto('accounts')
+          .values({ id: last + 1, name: 'Beyond', created_at: Date.now() })
+          .execute();
+        const before = await h.db
+          .selectFrom('orgs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        await assert.rejects(
+          h.db
+            .insertInto('orgs')
+            .values({ account_id: last + 1, name: 'Beyond', name_lc: 'beyond', domain: null, created_at: Date.now(), updated_at: Date.now() } as never)
+            .execute(),
+          /beyond the search index range/,
+        );
+        const after = await h.db
+          .selectFrom('orgs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        assert.equal(Number(after.n), Number(before.n));
+        assert.equal((await call(h, 'GET', '/api/v1/orgs', { key: big.key, query: { q: 'beyond' } })).json().pagination.total, 0);
+      });
+    }
+
     test('a changed title is found by its new text only, and a deleted row is gone', async () => {
       const [dealId] = made.get(big)!.deals;
       const [ticketId] = made.get(big)!.tickets;
@@ -253,7 +308,9 @@ for (const engine of engines()) {
       if (engine === 'sqlite') {
         // The FTS5 table holds exactly the live rows' texts: no entry of a deleted row or of a replaced title is left.
         const { rows } = await sql<{ n: number }>`select count(*) as n from deals_trigrams where deals_trigrams match '"quokka"'`.execute(h.db);
-        assert.equal(Number(rows[0].n), 27 + 1 + 1);
+        const live = await sql<{ n: number }>`select count(*) as n from deals where title_lc like '%quokka%'`.execute(h.db);
+        assert.ok(Number(live.rows[0].n) >= 27 + 1 + 1, 'the big, small and late accounts’ deals at least');
+        assert.equal(Number(rows[0].n), Number(live.rows[0].n));
       }
     });
   });

@@ -15,7 +15,7 @@ type AnyDb = Kysely<any>;
  * `(account_id << 40) + id`. An account's rows
  * are one rowid range, and FTS5 seeks a MATCH to a rowid range in every doclist (`rowid >= ? and
  * rowid < ?` with integer bounds), so a query reads the account's entries only. Row ids stay
- * below 2^40 and account ids below 2^23. Triggers keep it; a delete needs only the rowid.
+ * below 2^40 and account ids below 2^23 (a write beyond is refused). Triggers keep it; a delete needs only the rowid.
  *
  * PostgreSQL: one GIN index per searched table over `account_id` (btree_gin) and the searched
  * columns (pg_trgm): a scan ANDs the account's posting list with the term's trigrams, skipping
@@ -29,6 +29,20 @@ const SEARCHED: { table: string; columns: string[] }[] = [
   { table: 'orgs', columns: ['name_lc', 'domain'] },
   { table: 'contacts', columns: ['name_lc', 'email_lc'] },
 ];
+
+/**
+ * What is indexed for a column: the `_lc` columns are lower-cased by the application; `domain` is
+ * kept as sent, so its index holds `lower(domain)` (domains are ASCII hostnames, which SQLite's and
+ * PostgreSQL's `lower` fold alike) and queries match `lower(domain)`.
+ */
+const indexed = (column: string, row?: 'new' | 'old') => {
+  const ref = row ? `${row}.${column}` : column;
+  return column.endsWith('_lc') ? ref : `lower(${ref})`;
+};
+
+/** The FTS5 rowid keeps an account's rows in one range: account ids below 2^23, row ids below 2^40. */
+const MAX_ACCOUNT = 2 ** 23;
+const MAX_ID = 2 ** 40;
 
 /** The schema holding `extension`, creating it in `fallback` when the database has none yet. */
 async function extensionSchema(db: AnyDb, extension: string, fallback: string): Promise<string> {
@@ -58,13 +72,18 @@ async function createSqlite(db: AnyDb): Promise<void> {
   for (const { table, columns } of SEARCHED) {
     const index = `${table}_trigrams`;
     const cols = columns.join(', ');
-    const values = (row: 'new' | 'old') => columns.map((c) => `${row}.${c}`).join(', ');
+    const values = (row: 'new' | 'old') => columns.map((c) => indexed(c, row)).join(', ');
+    // Outside the ranges the rowid would overlap another account's: refused, never indexed wrongly.
+    const limit = `select raise(abort, '${table}: account id or id beyond the search index range') where new.account_id >= ${MAX_ACCOUNT} or new.id >= ${MAX_ID};`;
     // Case-sensitive: the columns are lower-cased already, so a phrase MATCH is exactly a substring
     // match of the lower-cased text (no folding of its own), and the index alone can count matches.
     await sql.raw(`create virtual table ${index} using fts5(${cols}, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`).execute(db);
-    await sql.raw(`insert into ${index} (rowid, ${cols}) select (account_id << 40) + id, ${cols} from ${table}`).execute(db);
+    await sql
+      .raw(`insert into ${index} (rowid, ${cols}) select (account_id << 40) + id, ${columns.map((c) => indexed(c)).join(', ')} from ${table}`)
+      .execute(db);
     await sql
       .raw(`create trigger ${index}_ai after insert on ${table} begin
+        ${limit}
         insert into ${index} (rowid, ${cols}) values (${rowid('new')}, ${values('new')}); end`)
       .execute(db);
     await sql
@@ -72,7 +91,8 @@ async function createSqlite(db: AnyDb): Promise<void> {
         delete from ${index} where rowid = ${rowid('old')}; end`)
       .execute(db);
     await sql
-      .raw(`create trigger ${index}_au after update of account_id, ${cols} on ${table} begin
+      .raw(`create trigger ${index}_au after update of id, account_id, ${cols} on ${table} begin
+        ${limit}
         delete from ${index} where rowid = ${rowid('old')};
         insert into ${index} (rowid, ${cols}) values (${rowid('new')}, ${values('new')}); end`)
       .execute(db);
@@ -95,7 +115,7 @@ export async function up(db: AnyDb): Promise<void> {
   const trigrams = await extensionSchema(db, 'pg_trgm', 'public');
   const btree = await extensionSchema(db, 'btree_gin', trigrams);
   for (const { table, columns } of SEARCHED) {
-    const cols = columns.map((c) => `${c} "${trigrams}".gin_trgm_ops`).join(', ');
+    const cols = columns.map((c) => `(${indexed(c)}) "${trigrams}".gin_trgm_ops`).join(', ');
     await sql.raw(`create index ${table}_account_trgm_idx on ${table} using gin (account_id "${btree}".int8_ops, ${cols})`).execute(db);
     for (const column of columns) await sql.raw(`drop index ${table}_${column}_trgm_idx`).execute(db);
   }

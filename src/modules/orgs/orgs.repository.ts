@@ -3,7 +3,7 @@ import type { OrgsTable } from '../../db/schema.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
 import { matchesText } from '../../lib/text-search.ts';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 
 export type OrgRow = Selectable<OrgsTable>;
 
@@ -13,7 +13,8 @@ export interface OrgFilter {
 
 function filtered(db: Executor, accountId: number, f: OrgFilter) {
   let query = db.selectFrom('orgs').where('orgs.account_id', '=', accountId);
-  if (f.q) query = query.where(matchesText(db, 'orgs', accountId, ['orgs.name_lc', 'orgs.domain'], f.q));
+  // Domains are kept as sent; their index holds lower(domain), which the match names alike (search_by_account migration).
+  if (f.q) query = query.where(matchesText(db, 'orgs', accountId, ['orgs.name_lc', sql<string>`lower(${sql.ref('orgs.domain')})`], f.q));
   return query;
 }
 
