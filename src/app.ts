@@ -42,8 +42,9 @@ import { registerTeamRoutes } from './modules/team/team.routes.ts';
 import { registerWebhookConsoleRoutes } from './modules/webhooks/webhooks.console.routes.ts';
 import { createSessionAuthenticator } from './modules/sessions/session-auth.ts';
 import { registerConsole } from './modules/console/console.static.ts';
+import { VERSION } from './version.ts';
 
-export const VERSION = '1.0.0';
+export { VERSION };
 
 /** `req_` + 8 random bytes per process + a counter: unique across processes without a CSPRNG call per request. */
 function requestIds(): () => string {

@@ -1,4 +1,4 @@
-import { VERSION } from '../app.ts';
+import { VERSION } from '../version.ts';
 import { defineCommand, UsageError } from './command.ts';
 
 const DEFAULT_URL = 'http://127.0.0.1:8080';

@@ -1,5 +1,4 @@
 import { loadConfig } from '../config.ts';
-import { startServer } from '../server.ts';
 import { defineCommand, UsageError } from './command.ts';
 
 function portNumber(value: string): number {
@@ -18,6 +17,8 @@ export const serveCommand = defineCommand({
   async run(values, ctx) {
     const port = values.port === undefined ? undefined : portNumber(values.port);
     const config = loadConfig(ctx.env, { port, host: values.host });
+    // Loaded here, not at the top: every other command starts without the HTTP app's modules.
+    const { startServer } = await import('../server.ts');
     const server = await startServer(config, { clock: ctx.clock, migrate: !values['no-migrate'] });
     await ctx.waitForStop(() => server.stop());
   },

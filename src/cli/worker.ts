@@ -1,5 +1,4 @@
 import { loadConfig } from '../config.ts';
-import { runWorker } from '../worker.ts';
 import { defineCommand } from './command.ts';
 
 export const workerCommand = defineCommand({
@@ -9,6 +8,7 @@ export const workerCommand = defineCommand({
     'no-migrate': { type: 'boolean', help: 'do not migrate; refuse a database "custops migrate" has not brought up to date (rolling deploys)' },
   },
   async run(values, ctx) {
+    const { runWorker } = await import('../worker.ts');
     await runWorker(loadConfig(ctx.env), (stop) => ctx.waitForStop(stop), { migrate: !values['no-migrate'] });
   },
 });
