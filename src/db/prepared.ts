@@ -59,6 +59,17 @@ export interface PreparedQuery<A extends unknown[], R> {
 let statements = 0;
 
 /**
+ * The column list of a prepared query that reads whole rows of table `T` (prepared statements name
+ * their columns, docs/design.md#prepared-queries): `everyColumn<T>()([...])` fails the type check
+ * when a column of `T` is missing from the list, so a new column cannot be left out of the read.
+ */
+export function everyColumn<T>() {
+  return <const L extends readonly (keyof T)[]>(
+    columns: L & ([Exclude<keyof T, L[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, L[number]> }),
+  ): L => columns;
+}
+
+/**
  * `build` receives the database and one stand-in per argument (typed as the argument, so Kysely
  * checks the query as usual); the stand-ins may only be used as values.
  */

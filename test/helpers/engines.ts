@@ -60,6 +60,11 @@ export async function createTestDatabase(engine: EngineName, options: { sqlitePa
   if (migrate) return pooledDatabase(base);
   const name = `t_${randomBytes(6).toString('hex')}`;
   await withAdmin(base, (admin) => admin.query(`create database ${name} template template0`));
+  return onPostgres(base, name, () => withAdmin(base, (admin) => admin.query(`drop database if exists ${name} with (force)`)));
+}
+
+/** The file's database `name` on the server of `base`, opened; `release` runs after its connections are closed. */
+function onPostgres(base: string, name: string, release: () => Promise<unknown>): TestDatabase {
   const url = databaseUrl(base, name);
   const handle = openDatabase(url, { poolSize: 8 });
   return {
@@ -68,7 +73,7 @@ export async function createTestDatabase(engine: EngineName, options: { sqlitePa
     url,
     async drop() {
       await handle.close();
-      await withAdmin(base, (admin) => admin.query(`drop database if exists ${name} with (force)`));
+      await release();
     },
   };
 }
@@ -145,22 +150,14 @@ async function pooledDatabase(base: string): Promise<TestDatabase> {
     await admin.end();
     throw err;
   }
-  const url = databaseUrl(base, name);
-  const handle = openDatabase(url, { poolSize: 8 });
-  return {
-    handle,
-    schema: 'public',
-    url,
-    async drop() {
-      await handle.close();
-      // Nothing this file started (a server, a worker) may write into the database once it is back
-      // in the pool: no new connections until it is taken again, and those left are ended.
-      await admin.query(`alter database ${name} allow_connections false`).catch(() => undefined);
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]).catch(() => undefined);
-      // Ending the session releases the database's lock: it goes back to the pool as it is.
-      await admin.end();
-    },
-  };
+  return onPostgres(base, name, async () => {
+    // Nothing this file started (a server, a worker) may write into the database once it is back
+    // in the pool: no new connections until it is taken again, and those left are ended.
+    await admin.query(`alter database ${name} allow_connections false`).catch(() => undefined);
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]).catch(() => undefined);
+    // Ending the session releases the database's lock: it goes back to the pool as it is.
+    await admin.end();
+  });
 }
 
 async function takeFromPool(base: string, admin: pg.Client): Promise<string> {

@@ -2,7 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
-import { prepareQuery } from '../../db/prepared.ts';
+import { everyColumn, prepareQuery } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
 import { countTitledText, noFilterSet, titledFilters, titledSortKey, titledTextPlan, type TextPlan, type TitledFilter } from '../../lib/titled-records.ts';
@@ -96,7 +96,7 @@ export function searchDeals(db: Executor, accountId: number, s: DealSearch, limi
 
 /** `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */
 /** Every column of deals, listed (a prepared statement never selects `*`: docs/design.md#prepared-queries). */
-const DEAL_COLUMNS = [
+const DEAL_COLUMNS = everyColumn<DealsTable>()([
   'id',
   'account_id',
   'org_id',
@@ -116,10 +116,7 @@ const DEAL_COLUMNS = [
   'last_activity_at',
   'created_at',
   'updated_at',
-] as const satisfies readonly (keyof DealsTable)[];
-// A column missing from the list above fails the type check here.
-const everyDealColumn: Exclude<keyof DealsTable, (typeof DEAL_COLUMNS)[number]> extends never ? true : never = true;
-void everyDealColumn;
+]);
 
 const dealById = prepareQuery((db, accountId: number, id: number) =>
   db.selectFrom('deals').select(DEAL_COLUMNS).where('account_id', '=', accountId).where('id', '=', id),

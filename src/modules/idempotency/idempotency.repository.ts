@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { prepareQuery } from '../../db/prepared.ts';
+import { everyColumn, prepareQuery } from '../../db/prepared.ts';
 import type { IdempotencyKeysTable } from '../../db/schema.ts';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
 /** Every column, listed (a prepared statement never selects `*`: docs/design.md#prepared-queries). */
-const KEY_COLUMNS = [
+const KEY_COLUMNS = everyColumn<IdempotencyKeysTable>()([
   'id',
   'account_id',
   'key',
@@ -18,10 +18,7 @@ const KEY_COLUMNS = [
   'committed_at',
   'created_at',
   'expires_at',
-] as const satisfies readonly (keyof IdempotencyKeysTable)[];
-// A column missing from the list above fails the type check here.
-const everyKeyColumn: Exclude<keyof IdempotencyKeysTable, (typeof KEY_COLUMNS)[number]> extends never ? true : never = true;
-void everyKeyColumn;
+]);
 
 /** Read on every write with a key and on every replay: a prepared query. */
 const keyByName = prepareQuery((db, accountId: number, key: string) =>
