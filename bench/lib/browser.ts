@@ -1,28 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-
-/**
- * The browser of the console scenarios: `CUSTOPS_CHROMIUM` (default /usr/bin/chromium), headless, with no background traffic,
- * and without the WebUI omnibox popup: Chromium 156 builds it for every new window, so here for every new context, in a
- * renderer of its own that loads some 400 chrome:// modules while the page under test loads (a Chromium trace shows it busy
- * throughout the cold load, on a two-core machine); a visitor's browser builds it once per window, not per page load.
- * Same run, two browsers alternating, 15 cold loads each at load 13–14: `console` cold load p50 660 and 588 ms with it,
- * 509 and 479 ms without. (Chromium keeps the last --disable-features, so this one replaces Playwright's default list.)
- */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CUSTOPS_CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
-    ],
-  });
-}
+import type { BrowserContext, Page } from 'playwright-core';
 
 /** What to watch for in a page: an element matching `selector` (and, with `text`, whose trimmed text matches that regular expression). */
 export interface Appearance {

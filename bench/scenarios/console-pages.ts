@@ -5,7 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { seedConsoleAccount, type ConsoleAccount } from '../lib/console-data.ts';
-import { appearanceMarks, launchChromium, watchAppearances } from '../lib/browser.ts';
+import { launchBrowser } from '../../test/browser/helpers/browser.ts';
+import { appearanceMarks, watchAppearances } from '../lib/browser.ts';
 import { log, startServiceChild } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
 
@@ -112,7 +113,7 @@ export async function run(_options: BenchOptions): Promise<void> {
       DATABASE_URL: `sqlite:${dbFile}`,
       CUSTOPS_DATA_DIR: dir,
     });
-    const browser = await launchChromium();
+    const browser = await launchBrowser();
     try {
       // Alternating accounts would interleave caches; each account gets its own context and a warm-up load per page.
       const baseline = await measure(browser, server.url, small);

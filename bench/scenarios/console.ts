@@ -12,7 +12,8 @@ import { seedDemo } from '../../src/demo/seed.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
 import { setConsoleSecurityHeaders } from '../../src/modules/console/console.static.ts';
-import { appearanceMarks, launchChromium, watchAppearances } from '../lib/browser.ts';
+import { launchBrowser } from '../../test/browser/helpers/browser.ts';
+import { appearanceMarks, watchAppearances } from '../lib/browser.ts';
 import { log, startServiceChild } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
 
@@ -141,7 +142,7 @@ export async function run(_options: BenchOptions): Promise<void> {
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
     const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
     try {
-      browser = await launchChromium();
+      browser = await launchBrowser();
       const cold: number[] = [];
       const staticLoads: number[] = [];
       const staticWithHeaders: number[] = [];
