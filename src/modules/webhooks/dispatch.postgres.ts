@@ -12,26 +12,78 @@ import type { ClaimedDelivery } from './claim.repository.ts';
  */
 
 /**
+ * What a fan-out may claim at once, and what it claimed: its new deliveries are leased at birth
+ * (no separate claim) when nothing older is waiting to be claimed, within the same caps as a claim.
+ */
+export interface BirthClaim {
+  lockedUntil: number;
+  /** Slots this process may still fill. */
+  room: number;
+  perEndpoint: number;
+  /** Deliveries this process holds (in flight or claimed ahead), by endpoint. */
+  held: ReadonlyMap<number, number>;
+}
+
+export interface FanOutResult {
+  /** Events handled. */
+  events: number;
+  /** New deliveries leased to this process at birth, oldest first. */
+  claimed: ClaimedDelivery[];
+  /**
+   * Nothing due is left to claim: no due delivery of an enabled endpoint was unleased before the
+   * fan-out, and every delivery it made was leased at birth. A claim right after would find nothing.
+   */
+  complete: boolean;
+}
+
+/**
  * Fan-out: undispatched events (oldest first, rows another worker holds skipped) become one
  * delivery per enabled endpoint of their account subscribed to their type, and are marked
- * dispatched, in one statement. Returns the number of events handled.
+ * dispatched, in one statement. Given `claim`, the new deliveries are also leased to this process
+ * and returned with everything the attempt needs, but only when no due delivery of an enabled
+ * endpoint is waiting unleased (so nothing older is overtaken: the claim would take exactly these
+ * next), each endpoint within its allowance, at most `room` in all.
  */
-export async function fanOut(db: Db, now: number, batch: number): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
+export async function fanOut(db: Db, now: number, batch: number, claim: BirthClaim | null): Promise<FanOutResult> {
+  const heldIds = claim ? [...claim.held.keys()] : [];
+  const heldCounts = heldIds.map((id) => claim!.held.get(id)!);
+  const { rows } = await sql<Partial<ClaimedRow> & { n: number; unleased: number; clear: boolean }>`
     with ev as (
       select id, account_id, event_type, created_at from events
       where dispatched_at is null order by id limit ${batch} for update skip locked
-    ), ins as (
-      insert into webhook_deliveries (account_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
-      select ev.account_id, w.id, ev.id, ev.event_type, 'pending', 0, ${now}::bigint, ev.created_at
+    ), fan as (
+      select ev.account_id, w.id as endpoint_id, ev.id as event_id, ev.event_type, ev.created_at,
+        row_number() over (partition by w.id order by ev.id) as rn, row_number() over (order by ev.id, w.id) as pos
       from ev join webhook_endpoints w on w.account_id = ev.account_id and w.enabled and jsonb_exists(w.event_types::jsonb, ev.event_type)
-      order by ev.id, w.id
+    ), open as (
+      select ${claim !== null}::boolean and not exists (
+        select 1 from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+        where d.next_attempt_at <= ${now}::bigint and (d.locked_until is null or d.locked_until <= ${now}::bigint) and w.enabled
+      ) as clear
+    ), ins as (
+      insert into webhook_deliveries (account_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, locked_until)
+      select f.account_id, f.endpoint_id, f.event_id, f.event_type, 'pending', 0, ${now}::bigint, f.created_at,
+        case when open.clear and f.pos <= ${claim?.room ?? 0}::int and f.rn <= ${claim?.perEndpoint ?? 0}::int - coalesce(held.n, 0)
+          then ${claim?.lockedUntil ?? null}::bigint end
+      from fan f cross join open
+      left join unnest(${heldIds}::bigint[], ${heldCounts}::int[]) as held(endpoint_id, n) on held.endpoint_id = f.endpoint_id
+      order by f.event_id, f.endpoint_id
       on conflict (event_id, endpoint_id) do nothing
+      returning id, account_id, endpoint_id, event_id, event_type, next_trigger, attempts, is_test, next_attempt_at, locked_until
     ), done as (
       update events e set dispatched_at = ${now}::bigint from ev where e.id = ev.id
+    ), stats as (
+      select (select count(*)::int from ev) as n, (select count(*)::int from ins where locked_until is null) as unleased, (select clear from open) as clear
+    ), claimed as (
+      select i.id, i.account_id, i.endpoint_id, i.event_type, i.next_trigger, i.attempts, i.is_test, i.next_attempt_at,
+        w.url, w.secret_encrypted, w.previous_secret_encrypted, w.previous_secret_expires_at, e.public_id, e.payload
+      from ins i join webhook_endpoints w on w.id = i.endpoint_id join events e on e.id = i.event_id
+      where i.locked_until is not null
     )
-    select count(*)::int as n from ev`.execute(db);
-  return rows[0].n;
+    select claimed.*, stats.n, stats.unleased, stats.clear from stats left join claimed on true`.execute(db);
+  const claimed = rows.filter((r) => r.id !== null && r.id !== undefined) as unknown as ClaimedRow[];
+  const first = rows[0];
+  return { events: first?.n ?? 0, claimed: inOrder(claimed), complete: Boolean(first?.clear) && (first?.unleased ?? 0) === 0 };
 }
 
 /** What a claim returns beside the deliveries: whether the head was cut short or rows were left for a full endpoint. */

@@ -173,13 +173,38 @@ export class Dispatcher {
 
   async #pumpOnce(): Promise<void> {
     const db = this.#o.database.db;
+    this.#launchReady();
     if (this.#outboxDirty) {
       this.#outboxDirty = false;
-      while ((await repo.fanOut(db, this.#clock.now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH && !this.#stopped);
+      // New deliveries are leased at birth when nothing older waits (one statement on PostgreSQL
+      // instead of a fan-out and a claim): a committed event goes out after one database step.
+      let complete = true;
+      for (;;) {
+        const now = this.#clock.now();
+        const plan = this.#plan();
+        const r = await repo.fanOut(
+          db,
+          now,
+          FAN_OUT_BATCH,
+          plan && { lockedUntil: now + this.#leaseMs, room: plan.room, perEndpoint: plan.perEndpoint, held: plan.inflight },
+        );
+        this.#take(r.claimed);
+        complete &&= r.complete;
+        if (r.events < FAN_OUT_BATCH || this.#stopped) break;
+      }
+      // Nothing was left unleased: a claim now would find nothing (what comes due later wakes or polls).
+      if (complete) this.#claimWanted = false;
     }
-    this.#launchReady();
     if (!this.#claimWanted || this.#stopped) return;
     this.#claimWanted = false;
+    const plan = this.#plan();
+    if (!plan) return;
+    const claimed = await claims.claimDue(db, this.#clock.now(), this.#leaseMs, plan);
+    this.#take(claimed);
+  }
+
+  /** What this process may claim now: its free room and what it holds per endpoint (in flight or claimed ahead); null when full. */
+  #plan(): claims.ClaimPlan | null {
     const holding = new Map(this.#inflight);
     let held = this.#sending;
     for (const [id, list] of this.#ready) {
@@ -187,8 +212,11 @@ export class Dispatcher {
       held += list.length;
     }
     const room = (AHEAD + 1) * this.#global - held;
-    if (room <= 0) return;
-    const claimed = await claims.claimDue(db, this.#clock.now(), this.#leaseMs, { room, perEndpoint: (AHEAD + 1) * this.#perEndpoint, inflight: holding });
+    return room > 0 ? { room, perEndpoint: (AHEAD + 1) * this.#perEndpoint, inflight: holding } : null;
+  }
+
+  /** Claimed deliveries join their endpoint's queue (oldest first) and take the free slots. */
+  #take(claimed: claims.ClaimedDelivery[]): void {
     for (const d of claimed) {
       const list = this.#ready.get(d.endpoint_id);
       if (list) list.push(d);
@@ -220,9 +248,13 @@ export class Dispatcher {
       else this.#inflight.set(d.endpoint_id, n);
       this.#sending--;
       inFlight.dec();
-      // Refill in batches: claim again once this endpoint's claimed-ahead queue runs low.
-      if ((this.#ready.get(d.endpoint_id)?.length ?? 0) <= this.#perEndpoint) this.#claimWanted = true;
-      this.#kick();
+      // The freed slot takes the next claimed delivery at once, without waiting for a pass (whose
+      // fan-out and claim are database work); the queue is refilled in batches once it runs low.
+      this.#launchReady();
+      if ((this.#ready.get(d.endpoint_id)?.length ?? 0) <= this.#perEndpoint) {
+        this.#claimWanted = true;
+        this.#kick();
+      }
     };
     const task = this.#attempt(d, release)
       .catch((err) => this.#o.log?.error({ err, delivery_id: d.id }, 'webhook attempt could not be recorded; it will be retried when its lease ends'))

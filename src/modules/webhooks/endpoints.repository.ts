@@ -32,14 +32,3 @@ export async function deleteEndpoint(db: Executor, accountId: number, id: number
   const r = await db.deleteFrom('webhook_endpoints').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
-
-/** Enabled endpoints of these accounts: the fan-out matches event types in JavaScript (stored as JSON). */
-export function enabledEndpointsOf(db: Executor, accountIds: number[]): Promise<Pick<EndpointRow, 'id' | 'account_id' | 'event_types'>[]> {
-  if (accountIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'account_id', 'event_types'])
-    .where('account_id', 'in', accountIds)
-    .where('enabled', '=', true)
-    .execute();
-}
