@@ -1,0 +1,123 @@
+// `npm test [-- files…]`: every test file, in lanes of test processes that each run a few files in
+// one process (`node --test --test-isolation=none`), so that the app's modules load once per chunk
+// of files instead of once per file (about 0.7 s of CPU a file: a third of an API test file's cost).
+//
+// Why not `node --test` alone: with process isolation each file pays the module loading; with
+// `--test-isolation=none` one process runs every file one after another (no parallelism).
+// `--test-shard` splits statically, so one lane can get every browser test. Here the lanes take
+// chunks from one queue, heaviest kinds first, and the output of each chunk is printed whole when it
+// ends (the spec reporter's blocks, never interleaved), with one summary at the end.
+//
+// TEST_LANES sets the number of lanes (default 3: on two cores a third lane fills the time the
+// others spend waiting on PostgreSQL, Chromium and child processes).
+import { spawn } from 'node:child_process';
+import { globSync } from 'node:fs';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/**
+ * Kinds of test file, heaviest first, and how many files of a kind share a process. A browser or
+ * package test runs for tens of seconds (Chromium, npm, tsc) and shares little with the others'
+ * modules, so it goes alone; the rest share the app's modules.
+ */
+const KINDS: { prefix: string; perChunk: number }[] = [
+  { prefix: 'test/package/', perChunk: 1 },
+  { prefix: 'test/browser/', perChunk: 1 },
+  { prefix: 'test/webhooks/', perChunk: 2 },
+  { prefix: 'test/mcp/', perChunk: 3 },
+  { prefix: 'test/system/', perChunk: 3 },
+  { prefix: 'test/api/', perChunk: 5 },
+  { prefix: 'test/', perChunk: 6 },
+];
+
+const SUMMARY = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
+
+function chunksOf(files: string[]): string[][] {
+  const chunks: string[][] = [];
+  const left = new Set(files);
+  for (const kind of KINDS) {
+    const mine = [...left].filter((f) => f.startsWith(kind.prefix)).sort();
+    for (const f of mine) left.delete(f);
+    for (let i = 0; i < mine.length; i += kind.perChunk) chunks.push(mine.slice(i, i + kind.perChunk));
+  }
+  return chunks;
+}
+
+interface ChunkResult {
+  code: number;
+  output: string;
+}
+
+function runChunk(files: string[]): Promise<ChunkResult> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', './test/helpers/compile-cache.ts', '--test', '--test-isolation=none', '--test-reporter=spec', ...files],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } },
+    );
+    children.add(child);
+    const parts: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => parts.push(b));
+    child.stderr.on('data', (b: Buffer) => parts.push(b));
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(parts).toString('utf8') });
+    });
+  });
+}
+
+const children = new Set<ReturnType<typeof spawn>>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const c of children) c.kill(signal);
+    process.exit(130);
+  });
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const patterns = args.length > 0 ? args : ['test/**/*.test.ts'];
+  const files = [...new Set(patterns.flatMap((p) => globSync(p, { cwd: ROOT })))].map((f) => f.split('\\').join('/'));
+  if (files.length === 0) {
+    process.stderr.write(`test: no test files match ${patterns.join(' ')}\n`);
+    return 2;
+  }
+  const queue = chunksOf(files);
+  const lanes = Math.max(1, Number(process.env.TEST_LANES) || 3);
+  const totals = new Map<string, number>();
+  const failing: string[] = [];
+  let failed = false;
+  const started = performance.now();
+  const lane = async () => {
+    for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
+      const { code, output } = await runChunk(chunk);
+      if (code !== 0) failed = true;
+      const kept: string[] = [];
+      let inFailing = false;
+      for (const line of output.split('\n')) {
+        const plain = stripVTControlCharacters(line);
+        const m = SUMMARY.exec(plain);
+        if (m) {
+          totals.set(m[1], (totals.get(m[1]) ?? 0) + Number(m[2]));
+          continue;
+        }
+        if (plain.startsWith('✖ failing tests:')) inFailing = true;
+        if (inFailing) failing.push(line);
+        kept.push(line);
+      }
+      if (code !== 0 && !output.includes('✖')) kept.push(`✖ ${chunk.join(' ')} exited with code ${code}`);
+      process.stdout.write(`${kept.join('\n').trimEnd()}\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  if (failing.length > 0) process.stdout.write(`\n${failing.join('\n').trimEnd()}\n`);
+  totals.set('duration_ms', performance.now() - started);
+  for (const [name, value] of totals) process.stdout.write(`ℹ ${name} ${name === 'duration_ms' ? value.toFixed(0) : value}\n`);
+  return failed ? 1 : 0;
+}
+
+main().then((code) => {
+  process.exitCode = code;
+});
