@@ -16,7 +16,7 @@ export const accountCreateCommand = defineCommand({
     if (values['owner-password'] !== undefined && email === undefined) throw new UsageError('--owner-password needs --owner-email');
     const config = loadConfig(ctx.env);
     const created = await withDatabase(config, ({ db }) =>
-      createAccount({ db, clock: ctx.clock }, { name: values.name, ownerEmail: email, ownerPassword: values['owner-password'] }),
+      createAccount({ db, clock: ctx.clock, config }, { name: values.name, ownerEmail: email, ownerPassword: values['owner-password'] }),
     );
     print(ctx, created);
   },

@@ -31,7 +31,7 @@ export const userCreateCommand = defineCommand({
     const config = loadConfig(ctx.env);
     const user = await withDatabase(config, async ({ db }) => {
       if (!(await findAccount(db, accountId))) throw new Error(`no account with id ${accountId}`);
-      return createUser({ db, write: createWrite({ db, clock: ctx.clock, wakeDispatcher: () => {} }) }, accountId, {
+      return createUser({ db, config, write: createWrite({ db, clock: ctx.clock, wakeDispatcher: () => {} }) }, accountId, {
         email,
         display_name: values.name.trim(),
         role,

@@ -26,7 +26,7 @@ export async function seedDemo(deps: { db: Db; clock: Clock; config: Config }, o
   const rnd = new Random(options.seed);
   const now = deps.clock.now();
   const password = generatePassword();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.config.passwordCost);
   return deps.db.transaction().execute(async (trx) => {
     const account = await trx
       .insertInto('accounts')

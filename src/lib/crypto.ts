@@ -36,37 +36,46 @@ export function generateWebhookSecret(): string {
   return 'whsec_' + randomBytes(32).toString('base64');
 }
 
-// scrypt (memory-hard): N=2^15, r=8 uses 32 MiB per hash (OWASP's minimum is 2^17 at r=8 for new
-// systems with argon2 unavailable; 2^15 keeps the CLI and tests responsive on two cores).
-const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+/**
+ * scrypt (memory-hard), r=8, p=1, N=2^cost: the default 15 uses 32 MiB and about 90 ms of CPU per
+ * hash here (OWASP's minimum is 2^17 at r=8 for new systems with argon2 unavailable; 2^15 keeps the
+ * CLI responsive on two cores). `CUSTOPS_PASSWORD_COST` sets it for new hashes (docs/design.md);
+ * verifying reads the parameters stored in each hash, so changing it never locks anyone out.
+ */
+export const DEFAULT_PASSWORD_COST = 15;
 
-const storedHash = (salt: Buffer, hash: Buffer) => `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+/** What hashing a password reads of the configuration; without it, the default cost. */
+export interface PasswordConfig {
+  passwordCost: number;
+}
+const R = 8;
+const P = 1;
+/** scrypt needs 128·r·N bytes; twice that leaves room for its bookkeeping. */
+const scryptParams = (N: number, r = R, p = P) => ({ N, r, p, maxmem: 256 * r * N });
 
-export async function hashPassword(password: string): Promise<string> {
+const storedHash = (N: number, salt: Buffer, hash: Buffer) => `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${hash.toString('base64')}`;
+
+export async function hashPassword(password: string, cost = DEFAULT_PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  return storedHash(salt, await scryptAsync(password.normalize('NFKC'), salt, 32, SCRYPT));
+  const N = 2 ** cost;
+  return storedHash(N, salt, await scryptAsync(password.normalize('NFKC'), salt, 32, scryptParams(N)));
 }
 
 /**
- * A stored hash with the current parameters whose salt and hash are random bytes: no password
+ * A stored hash of the given cost whose salt and hash are random bytes: no password
  * matches it, and verifying against it costs what verifying a real hash costs (sign-in verifies
  * against it when no user has the email). Made without running scrypt, so it costs a process
  * nothing to keep one.
  */
-export function unmatchablePasswordHash(): string {
-  return storedHash(randomBytes(16), randomBytes(32));
+export function unmatchablePasswordHash(cost = DEFAULT_PASSWORD_COST): string {
+  return storedHash(2 ** cost, randomBytes(16), randomBytes(32));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, saltB64, hashB64] = stored.split('$');
   if (scheme !== 'scrypt' || !saltB64 || !hashB64) return false;
   const expected = Buffer.from(hashB64, 'base64');
-  const actual = await scryptAsync(password.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: SCRYPT.maxmem,
-  });
+  const actual = await scryptAsync(password.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, scryptParams(Number(n), Number(r), Number(p)));
   return timingSafeEqual(actual, expected);
 }
 

@@ -30,6 +30,13 @@ export interface HarnessOptions {
   clock?: Clock;
 }
 
+/**
+ * The scrypt cost of the passwords tests make (`CUSTOPS_PASSWORD_COST`): 2^10 instead of 2^15, a
+ * 32nd of the CPU (the suite hashes and verifies a few hundred passwords). Verifying reads the cost
+ * stored in each hash, so sign-in works the same; test/unit/signature.test.ts checks the default.
+ */
+export const TEST_PASSWORD_COST = 10;
+
 /** One app over one fresh database, for one test file and engine. */
 export async function createHarness(engine: EngineName, options: HarnessOptions = {}): Promise<Harness> {
   const database = await createTestDatabase(engine);
@@ -38,6 +45,7 @@ export async function createHarness(engine: EngineName, options: HarnessOptions 
     CUSTOPS_RATE_LIMIT_PER_MINUTE: '100000',
     CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
+    CUSTOPS_PASSWORD_COST: String(TEST_PASSWORD_COST),
     ...options.env,
   });
   const clock = options.clock ?? systemClock;

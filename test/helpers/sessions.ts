@@ -16,7 +16,7 @@ export interface ConsoleLogin {
 /** Adds a team user with a password to the account. */
 export async function addUser(h: Harness, accountId: number, role: 'owner' | 'admin' | 'member', email?: string): Promise<{ id: number; email: string }> {
   const address = email ?? `${role}-${randomBytes(4).toString('hex')}@example.com`;
-  const user = await createUser({ db: h.db, write: createWrite({ db: h.db, clock: h.clock, wakeDispatcher: () => {} }) }, accountId, {
+  const user = await createUser({ db: h.db, config: h.config, write: createWrite({ db: h.db, clock: h.clock, wakeDispatcher: () => {} }) }, accountId, {
     email: address,
     display_name: `A ${role}`,
     role,

@@ -11,6 +11,7 @@ describe('configuration', () => {
     assert.equal(c.host, '127.0.0.1');
     assert.equal(c.redisUrl, null);
     assert.equal(c.rateLimitPerMinute, 60);
+    assert.equal(c.passwordCost, 15);
     assert.deepEqual(c.webhookRetryScheduleSeconds, [...DEFAULT_RETRY_SCHEDULE]);
     assert.equal(c.webhookTimeoutMs, 15000);
     assert.equal(c.webhookAllowPrivate, false);
@@ -28,6 +29,8 @@ describe('configuration', () => {
       { PORT: 'eighty' },
       { PORT: '70000' },
       { CUSTOPS_RATE_LIMIT_PER_MINUTE: '0' },
+      { CUSTOPS_PASSWORD_COST: '9' },
+      { CUSTOPS_PASSWORD_COST: '21' },
       { CUSTOPS_WEBHOOK_RETRY_SCHEDULE: '5,abc' },
       { CUSTOPS_WEBHOOK_TIMEOUT_MS: '-1' },
       { CUSTOPS_WEBHOOK_ALLOW_PRIVATE: 'maybe' },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { readBearer, signatureMatches } from '../../src/http/auth.ts';
-import { decryptSecret, encryptSecret, hashPassword, safeEqual, verifyPassword } from '../../src/lib/crypto.ts';
+import { decryptSecret, encryptSecret, hashPassword, safeEqual, unmatchablePasswordHash, verifyPassword } from '../../src/lib/crypto.ts';
 
 describe('request signature (X-Service-Signature)', () => {
   const secret = 'cok_example-secret';
@@ -62,8 +62,21 @@ describe('secrets at rest and passwords', () => {
 
   test('scrypt password hashes verify the right password only', async () => {
     const stored = await hashPassword('correct horse');
-    assert.match(stored, /^scrypt\$/);
+    assert.match(stored, /^scrypt\$32768\$8\$1\$/, 'the default cost: N = 2^15, r = 8, p = 1');
     assert.equal(await verifyPassword('correct horse', stored), true);
     assert.equal(await verifyPassword('wrong horse', stored), false);
+  });
+
+  test('a hash keeps its own cost: one made at another CUSTOPS_PASSWORD_COST still verifies', async () => {
+    const cheap = await hashPassword('correct horse', 10);
+    const dear = await hashPassword('correct horse', 16);
+    assert.match(cheap, /^scrypt\$1024\$8\$1\$/);
+    assert.match(dear, /^scrypt\$65536\$8\$1\$/);
+    for (const stored of [cheap, dear]) {
+      assert.equal(await verifyPassword('correct horse', stored), true);
+      assert.equal(await verifyPassword('wrong horse', stored), false);
+    }
+    assert.match(unmatchablePasswordHash(12), /^scrypt\$4096\$8\$1\$/);
+    assert.equal(await verifyPassword('', unmatchablePasswordHash(10)), false);
   });
 });

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { hashPassword } from '../../lib/crypto.ts';
+import { hashPassword, type PasswordConfig } from '../../lib/crypto.ts';
 import { insertUser } from '../users/users.repository.ts';
 import { insertAccount } from './accounts.repository.ts';
 
@@ -11,10 +11,10 @@ export interface CreatedAccount {
 
 /** Creates an account and, when an e-mail is given, its owner (who may log into the console with the password). */
 export async function createAccount(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; config?: PasswordConfig },
   input: { name: string; ownerEmail?: string; ownerPassword?: string; ownerName?: string },
 ): Promise<CreatedAccount> {
-  const passwordHash = input.ownerPassword ? await hashPassword(input.ownerPassword) : null;
+  const passwordHash = input.ownerPassword ? await hashPassword(input.ownerPassword, deps.config?.passwordCost) : null;
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     const account = await insertAccount(trx, { name: input.name, created_at: now });

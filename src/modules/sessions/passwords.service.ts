@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { hashPassword } from '../../lib/crypto.ts';
+import { hashPassword, type PasswordConfig } from '../../lib/crypto.ts';
 import { endUserSessions } from './sessions.service.ts';
 import { setPasswordHash } from './passwords.repository.ts';
 
@@ -19,7 +19,7 @@ export class PasswordInputError extends Error {}
  * The email may belong to users of several accounts: then `accountId` says which.
  */
 export async function setPasswordByEmail(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; config?: PasswordConfig },
   input: { email: string; accountId?: number; password?: string },
 ): Promise<{ user: { id: number; account_id: number; email: string }; password: string; sessions_ended: number }> {
   const password = input.password ?? generatePassword();
@@ -30,7 +30,7 @@ export async function setPasswordByEmail(
   if (users.length === 0) throw new PasswordInputError(`no team user with email ${input.email}${input.accountId ? ` in account ${input.accountId}` : ''}`);
   if (users.length > 1) throw new PasswordInputError(`several accounts have a user with email ${input.email}; pass --account ID`);
   const user = users[0];
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, deps.config?.passwordCost);
   const ended = await deps.db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, Number(user.id), hash, deps.clock.now());
     return endUserSessions(trx, Number(user.id));

@@ -105,7 +105,7 @@ export function registerSessionRoutes(app: App, deps: ModuleDeps): void {
       if (!stored || !(await verifyPassword(request.body.current_password, stored))) {
         throw new AppError('validation_error', 'The current password is not right.', { fields: { current_password: 'incorrect' } });
       }
-      const hash = await hashPassword(request.body.new_password);
+      const hash = await hashPassword(request.body.new_password, deps.config.passwordCost);
       await deps.db.transaction().execute(async (trx) => {
         await setPasswordHash(trx, userId, hash, deps.clock.now());
         await endUserSessions(trx, userId);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Executor } from '../../db/database.ts';
 import { iso, type Clock } from '../../lib/clock.ts';
-import { sha256Hex, unmatchablePasswordHash, verifyPassword } from '../../lib/crypto.ts';
+import { DEFAULT_PASSWORD_COST, sha256Hex, unmatchablePasswordHash, verifyPassword, type PasswordConfig } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import { getUser } from '../users/users.service.ts';
 import type { SessionView } from './sessions.schemas.ts';
@@ -15,12 +15,22 @@ export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_LOCK_MS = 15 * 60_000;
 
 const INVALID = 'Invalid email or password.';
-// Verified against when no user matches, so an unknown email costs the same scrypt work as a wrong password.
-const DUMMY_HASH = unmatchablePasswordHash();
+// Verified against when no user matches, so an unknown email costs the same scrypt work as a wrong
+// password: one per cost (CUSTOPS_PASSWORD_COST), so that it costs what the users' new hashes cost.
+const dummyHashes = new Map<number, string>();
+function dummyHash(cost = DEFAULT_PASSWORD_COST): string {
+  let hash = dummyHashes.get(cost);
+  if (!hash) {
+    hash = unmatchablePasswordHash(cost);
+    dummyHashes.set(cost, hash);
+  }
+  return hash;
+}
 
 export interface SessionDeps {
   db: Db;
   clock: Clock;
+  config?: PasswordConfig;
 }
 
 /** When a locked email may try again (epoch ms), or null when it may try now. */
@@ -63,7 +73,7 @@ export async function signIn(deps: SessionDeps, input: { email: string; password
       break;
     }
   }
-  if (candidates.length === 0) await verifyPassword(input.password, DUMMY_HASH);
+  if (candidates.length === 0) await verifyPassword(input.password, dummyHash(deps.config?.passwordCost));
   if (!match) {
     await repo.recordFailure(deps.db, emailLc, now);
     throw new AppError('unauthorized', INVALID);

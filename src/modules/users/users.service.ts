@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { ModuleDeps } from '../../http/deps.ts';
 import { iso } from '../../lib/clock.ts';
-import { hashPassword } from '../../lib/crypto.ts';
+import { hashPassword, type PasswordConfig } from '../../lib/crypto.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import type { IdempotencyClaim } from '../../lib/write.ts';
@@ -47,7 +47,7 @@ function emailTaken(): AppError {
 }
 
 export async function createUser(
-  deps: Pick<ModuleDeps, 'db' | 'write'>,
+  deps: Pick<ModuleDeps, 'db' | 'write'> & { config?: PasswordConfig },
   accountId: number,
   input: CreateUserInput,
   claim: IdempotencyClaim | null = null,
@@ -55,7 +55,7 @@ export async function createUser(
   const emailLc = input.email.toLowerCase();
   // Checked before hashing so a duplicate costs no scrypt work; the unique key settles races.
   if (await repo.findUserByEmail(deps.db, accountId, emailLc)) throw emailTaken();
-  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password, deps.config?.passwordCost);
   try {
     return await deps.write(claim, async ({ trx, now }) => {
       const row = await repo.insertUserReturning(trx, {

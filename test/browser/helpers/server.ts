@@ -9,6 +9,7 @@ import { systemClock } from '../../../src/lib/clock.ts';
 import { createAccount } from '../../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.service.ts';
 import { createUser } from '../../../src/modules/users/users.service.ts';
+import { TEST_PASSWORD_COST } from '../../helpers/harness.ts';
 import { custops, freePort, waitForHttp, type Child } from '../../webhooks/helpers/processes.ts';
 
 export interface ConsoleUser {
@@ -37,7 +38,7 @@ const PASSWORD = 'correct horse battery staple';
 
 /** The account of a console test: its owner, an admin, a member and a full-access key. */
 async function seedAccount(database: DatabaseHandle) {
-  const deps = { db: database.db, clock: systemClock, write: createWrite({ db: database.db, clock: systemClock, wakeDispatcher: () => {} }) };
+  const deps = { db: database.db, clock: systemClock, config: { passwordCost: TEST_PASSWORD_COST }, write: createWrite({ db: database.db, clock: systemClock, wakeDispatcher: () => {} }) };
   const tag = randomBytes(3).toString('hex');
   const { account, owner } = await createAccount(deps, {
     name: 'Acme Console',
@@ -68,6 +69,7 @@ export async function startConsoleServer(options: { env?: Record<string, string>
     CUSTOPS_DATA_DIR: dir,
     LOG_LEVEL: 'warn',
     CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
+    CUSTOPS_PASSWORD_COST: String(TEST_PASSWORD_COST),
     ...options.env,
   });
   const url = `http://127.0.0.1:${port}`;
