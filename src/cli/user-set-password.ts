@@ -18,7 +18,9 @@ export const userSetPasswordCommand = defineCommand({
     const config = loadConfig(ctx.env);
     print(
       ctx,
-      await withDatabase(config, ({ db }) => setPasswordByEmail({ db, clock: ctx.clock, config }, { email: values.email, accountId, password: values.password })),
+      await withDatabase(config, ({ db }) =>
+        setPasswordByEmail({ db, clock: ctx.clock, config }, { email: values.email, accountId, password: values.password }),
+      ),
     );
   },
 });

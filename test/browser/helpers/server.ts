@@ -38,7 +38,12 @@ const PASSWORD = 'correct horse battery staple';
 
 /** The account of a console test: its owner, an admin, a member and a full-access key. */
 async function seedAccount(database: DatabaseHandle) {
-  const deps = { db: database.db, clock: systemClock, config: { passwordCost: TEST_PASSWORD_COST }, write: createWrite({ db: database.db, clock: systemClock, wakeDispatcher: () => {} }) };
+  const deps = {
+    db: database.db,
+    clock: systemClock,
+    config: { passwordCost: TEST_PASSWORD_COST },
+    write: createWrite({ db: database.db, clock: systemClock, wakeDispatcher: () => {} }),
+  };
   const tag = randomBytes(3).toString('hex');
   const { account, owner } = await createAccount(deps, {
     name: 'Acme Console',
