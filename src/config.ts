@@ -67,7 +67,7 @@ export const SettingsSchema = Type.Object({
     (value): Buffer | null => (value === null ? null : decodeSecretKey(value)),
   ),
   rateLimitPerMinute: integer('CUSTOPS_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000, 'default requests per minute of an API key'),
-  passwordCost: integer('CUSTOPS_PASSWORD_COST', 15, 10, 20, 'scrypt cost of new console password hashes, as log2 N (existing hashes keep theirs)'),
+  passwordCost: integer('CUSTOPS_PASSWORD_COST', 15, 10, 18, 'scrypt cost of new console password hashes, as log2 N (existing hashes keep theirs)'),
   webhookRetryScheduleSeconds: Type.Decode(
     text(
       'CUSTOPS_WEBHOOK_RETRY_SCHEDULE',

@@ -39,10 +39,13 @@ export function generateWebhookSecret(): string {
 /**
  * scrypt (memory-hard), r=8, p=1, N=2^cost: the default 15 uses 32 MiB and about 90 ms of CPU per
  * hash here (OWASP's minimum is 2^17 at r=8 for new systems with argon2 unavailable; 2^15 keeps the
- * CLI responsive on two cores). `CUSTOPS_PASSWORD_COST` sets it for new hashes (docs/design.md);
- * verifying reads the parameters stored in each hash, so changing it never locks anyone out.
+ * CLI responsive on two cores). `CUSTOPS_PASSWORD_COST` sets it for new hashes (README,
+ * Configuration), from 10 to MAX_PASSWORD_COST; verifying reads the parameters stored in each hash,
+ * so changing it never locks anyone out, and sign-in rehashes a password whose hash has another cost.
  */
 export const DEFAULT_PASSWORD_COST = 15;
+/** 2^18 at r=8: 256 MiB and a few seconds of CPU per hash, the most a sign-in may cost. */
+export const MAX_PASSWORD_COST = 18;
 
 /** What hashing a password reads of the configuration; without it, the default cost. */
 export interface PasswordConfig {
@@ -71,9 +74,22 @@ export function unmatchablePasswordHash(cost = DEFAULT_PASSWORD_COST): string {
   return storedHash(2 ** cost, randomBytes(16), randomBytes(32));
 }
 
+/** The cost (log2 N) of a stored hash this module could have made, or null for any other string. */
+function costOf(stored: string): number | null {
+  const [scheme, n, r, p] = stored.split('$');
+  const cost = Math.log2(Number(n));
+  return scheme === 'scrypt' && Number(r) === R && Number(p) === P && Number.isInteger(cost) && cost >= 1 && cost <= MAX_PASSWORD_COST ? cost : null;
+}
+
+/** Whether a stored hash should be made again at `cost` (after `CUSTOPS_PASSWORD_COST` changed). */
+export function needsRehash(stored: string, cost = DEFAULT_PASSWORD_COST): boolean {
+  return costOf(stored) !== cost;
+}
+
+/** Only hashes of this module's shape and within MAX_PASSWORD_COST are verified: a stored string cannot ask for more work. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, saltB64, hashB64] = stored.split('$');
-  if (scheme !== 'scrypt' || !saltB64 || !hashB64) return false;
+  if (scheme !== 'scrypt' || !saltB64 || !hashB64 || costOf(stored) === null) return false;
   const expected = Buffer.from(hashB64, 'base64');
   const actual = await scryptAsync(password.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, scryptParams(Number(n), Number(r), Number(p)));
   return timingSafeEqual(actual, expected);

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { tableCounts } from '../helpers/counts.ts';
 import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness, type TestAccount } from '../helpers/harness.ts';
+import { signIn as signInService } from '../../src/modules/sessions/sessions.service.ts';
 import { addUser, asUser, signIn, TEST_PASSWORD } from '../helpers/sessions.ts';
 
 const HOUR = 3600_000;
@@ -20,6 +21,22 @@ for (const engine of engines()) {
       owner = await addUser(h, acct.accountId, 'admin');
     });
     after(() => h.close());
+
+    test('a password hashed at another cost is hashed again at the configured one by the next sign-in, the user otherwise unchanged', async () => {
+      const user = await addUser(h, acct.accountId, 'member');
+      const before = await h.db.selectFrom('users').select(['password_hash', 'updated_at']).where('id', '=', user.id).executeTakeFirstOrThrow();
+      assert.match(before.password_hash!, /^scrypt\$1024\$/, 'made at the tests\' cost, 2^10');
+      // The same service the route calls, with CUSTOPS_PASSWORD_COST raised to 11.
+      const raised = { db: h.db, clock, config: { passwordCost: 11 } };
+      await signInService(raised, { email: user.email, password: TEST_PASSWORD });
+      const after = await h.db.selectFrom('users').select(['password_hash', 'updated_at']).where('id', '=', user.id).executeTakeFirstOrThrow();
+      assert.match(after.password_hash!, /^scrypt\$2048\$8\$1\$/);
+      assert.equal(Number(after.updated_at), Number(before.updated_at), 'a new hash of the same password is not a change of the user');
+      await signInService(raised, { email: user.email, password: TEST_PASSWORD });
+      const again = await h.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+      assert.equal(again.password_hash, after.password_hash, 'at the configured cost already: left as it is');
+      await assert.rejects(signInService(raised, { email: user.email, password: 'not-the-password' }), /Invalid email or password/);
+    });
 
     test('sign-in sets an HttpOnly, SameSite=Lax session cookie (not Secure over plain HTTP) and answers the session', async () => {
       const res = await call(h, 'POST', '/api/v1/session', { body: { email: owner.email.toUpperCase(), password: TEST_PASSWORD } });

@@ -30,7 +30,7 @@ describe('configuration', () => {
       { PORT: '70000' },
       { CUSTOPS_RATE_LIMIT_PER_MINUTE: '0' },
       { CUSTOPS_PASSWORD_COST: '9' },
-      { CUSTOPS_PASSWORD_COST: '21' },
+      { CUSTOPS_PASSWORD_COST: '19' },
       { CUSTOPS_WEBHOOK_RETRY_SCHEDULE: '5,abc' },
       { CUSTOPS_WEBHOOK_TIMEOUT_MS: '-1' },
       { CUSTOPS_WEBHOOK_ALLOW_PRIVATE: 'maybe' },

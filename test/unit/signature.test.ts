@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { readBearer, signatureMatches } from '../../src/http/auth.ts';
-import { decryptSecret, encryptSecret, hashPassword, safeEqual, unmatchablePasswordHash, verifyPassword } from '../../src/lib/crypto.ts';
+import { decryptSecret, encryptSecret, hashPassword, needsRehash, safeEqual, unmatchablePasswordHash, verifyPassword } from '../../src/lib/crypto.ts';
 
 describe('request signature (X-Service-Signature)', () => {
   const secret = 'cok_example-secret';
@@ -78,5 +78,17 @@ describe('secrets at rest and passwords', () => {
     }
     assert.match(unmatchablePasswordHash(12), /^scrypt\$4096\$8\$1\$/);
     assert.equal(await verifyPassword('', unmatchablePasswordHash(10)), false);
+    assert.equal(needsRehash(cheap, 10), false);
+    assert.equal(needsRehash(cheap, 15), true);
+    assert.equal(needsRehash(cheap), true, 'against the default cost');
+  });
+
+  test('a stored string cannot ask for more work than the largest cost: other parameters are refused unverified', async () => {
+    const [, , , , salt, hash] = (await hashPassword('correct horse', 10)).split('$');
+    for (const params of ['524288$8$1', '1024$16$1', '1024$8$2', '1000$8$1', '0$8$1']) {
+      assert.equal(await verifyPassword('correct horse', `scrypt$${params}$${salt}$${hash}`), false, params);
+      assert.equal(needsRehash(`scrypt$${params}$${salt}$${hash}`, 10), true, params);
+    }
+    assert.equal(await verifyPassword('correct horse', `bcrypt$1024$8$1$${salt}$${hash}`), false);
   });
 });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Executor } from '../../db/database.ts';
 import { iso, type Clock } from '../../lib/clock.ts';
-import { DEFAULT_PASSWORD_COST, sha256Hex, unmatchablePasswordHash, verifyPassword, type PasswordConfig } from '../../lib/crypto.ts';
+import { DEFAULT_PASSWORD_COST, hashPassword, needsRehash, sha256Hex, unmatchablePasswordHash, verifyPassword, type PasswordConfig } from '../../lib/crypto.ts';
+import { replacePasswordHash } from './passwords.repository.ts';
 import { AppError } from '../../lib/errors.ts';
 import { getUser } from '../users/users.service.ts';
 import type { SessionView } from './sessions.schemas.ts';
@@ -79,6 +80,10 @@ export async function signIn(deps: SessionDeps, input: { email: string; password
     throw new AppError('unauthorized', INVALID);
   }
   await repo.clearFailures(deps.db, emailLc);
+  // Hashed again at the configured cost when it has another: after CUSTOPS_PASSWORD_COST is raised,
+  // each user's next sign-in brings their hash (and the time a sign-in takes) to the new cost.
+  const cost = deps.config?.passwordCost ?? DEFAULT_PASSWORD_COST;
+  if (needsRehash(match.password_hash!, cost)) await replacePasswordHash(deps.db, Number(match.id), await hashPassword(input.password, cost));
   const token = randomBytes(32).toString('base64url');
   const csrf = randomBytes(32).toString('base64url');
   const { id } = await repo.insertSession(deps.db, {
