@@ -25,7 +25,7 @@ for (const engine of engines()) {
     test('a password hashed at another cost is hashed again at the configured one by the next sign-in, the user otherwise unchanged', async () => {
       const user = await addUser(h, acct.accountId, 'member');
       const before = await h.db.selectFrom('users').select(['password_hash', 'updated_at']).where('id', '=', user.id).executeTakeFirstOrThrow();
-      assert.match(before.password_hash!, /^scrypt\$1024\$/, 'made at the tests\' cost, 2^10');
+      assert.match(before.password_hash!, /^scrypt\$1024\$/, "made at the tests' cost, 2^10");
       // The same service the route calls, with CUSTOPS_PASSWORD_COST raised to 11.
       const raised = { db: h.db, clock, config: { passwordCost: 11 } };
       await signInService(raised, { email: user.email, password: TEST_PASSWORD });
