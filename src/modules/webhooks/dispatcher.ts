@@ -178,22 +178,20 @@ export class Dispatcher {
       this.#outboxDirty = false;
       // New deliveries are leased at birth when nothing older waits (one statement on PostgreSQL
       // instead of a fan-out and a claim): a committed event goes out after one database step.
-      let complete = true;
-      for (;;) {
-        const now = this.#clock.now();
-        const plan = this.#plan();
-        const r = await repo.fanOut(
-          db,
-          now,
-          FAN_OUT_BATCH,
-          plan && { lockedUntil: now + this.#leaseMs, room: plan.room, perEndpoint: plan.perEndpoint, held: plan.inflight },
-        );
-        this.#take(r.claimed);
-        complete &&= r.complete;
-        if (r.events < FAN_OUT_BATCH || this.#stopped) break;
-      }
-      // Nothing was left unleased: a claim now would find nothing (what comes due later wakes or polls).
-      if (complete) this.#claimWanted = false;
+      const now = this.#clock.now();
+      const plan = this.#plan();
+      const r = await repo.fanOut(
+        db,
+        now,
+        FAN_OUT_BATCH,
+        plan && { lockedUntil: now + this.#leaseMs, room: plan.room, perEndpoint: plan.perEndpoint, held: plan.inflight },
+      );
+      this.#take(r.claimed);
+      if (r.events === FAN_OUT_BATCH) {
+        // A backlog: one batch a pass, so the claims that keep the slots busy come in between.
+        this.#outboxDirty = true;
+        this.#again = true;
+      } else if (r.complete) this.#claimWanted = false; // a claim now would find nothing (what comes due later wakes or polls)
     }
     if (!this.#claimWanted || this.#stopped) return;
     this.#claimWanted = false;
