@@ -2,20 +2,11 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before } from 'node:test';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { waitUntil } from '../../webhooks/helpers/processes.ts';
+import { EVENT_TYPES } from '../../../src/modules/events/catalog.ts';
 import { startReceiver, type Receiver } from '../../webhooks/helpers/receiver.ts';
 import { makeTestPki } from '../../webhooks/helpers/tls.ts';
 import { DESKTOP, launchBrowser, newContext, watchErrors } from './browser.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleUser } from './server.ts';
-
-export const ALL_EVENTS = [
-  'deal.created',
-  'deal.won',
-  'deal.lost',
-  'deal.activity.created',
-  'support.ticket.opened',
-  'support.ticket.closed',
-  'support.log.created',
-];
 
 export interface ConsoleOptions {
   /** A real HTTPS receiver on 127.0.0.1, signed by a throwaway CA the server trusts. */
@@ -82,7 +73,7 @@ export function useConsoleServer(options: ConsoleOptions = {}): ConsoleTest {
     if (launched.status === 'rejected') throw launched.reason;
     if (started.status === 'rejected') throw started.reason;
     if (options.subscribeAll) {
-      await fixture.create('/api/v1/webhooks/endpoints', { name: 'receiver', url: receiver!.url('/hook'), event_types: ALL_EVENTS, enabled: true });
+      await fixture.create('/api/v1/webhooks/endpoints', { name: 'receiver', url: receiver!.url('/hook'), event_types: EVENT_TYPES, enabled: true });
     }
   });
   afterEach(async () => {
