@@ -38,7 +38,7 @@ export function log(message: string): void {
  * `BENCH_HEAP_SNAPSHOTS=DIR`: it writes a heap snapshot there on SIGUSR2 (the soak scenario sends one after warm-up and one at the end).
  */
 function profileArgs(script: string): string[] {
-  if (!script.endsWith('server-child.ts')) return [];
+  if (!script.endsWith('server-child.js')) return [];
   const cpu = process.env.BENCH_CPU_PROF;
   const heap = process.env.BENCH_HEAP_SNAPSHOTS;
   return [...(cpu ? ['--cpu-prof', `--cpu-prof-dir=${cpu}`] : []), ...(heap ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heap}`] : [])];
@@ -46,7 +46,7 @@ function profileArgs(script: string): string[] {
 
 /** The server under test runs with the V8 flags `custops serve` runs with (bin/custops.js, first line). */
 function serverArgs(script: string): string[] {
-  return script.endsWith('server-child.ts') ? ['--max-semi-space-size=8'] : [];
+  return script.endsWith('server-child.js') ? ['--max-semi-space-size=8'] : [];
 }
 
 /** Runs a TypeScript file with the pinned Node, on one CPU core when taskset is available. */
@@ -86,11 +86,11 @@ export interface PinnedServer {
 
 /** Starts a server script that prints `{"url": …}` once listening; stop() sends SIGTERM and waits. */
 /**
- * `custops serve` (bench/lib/server-child.ts) on the server core, as every scenario runs it: loopback,
+ * `custops serve` (bench/lib/server-child.js) on the server core, as every scenario runs it: loopback,
  * a free port, no Redis, warnings only, a fresh secret key unless the scenario gives its own.
  */
 export function startServiceChild(settings: NodeJS.ProcessEnv & { DATABASE_URL: string; CUSTOPS_DATA_DIR: string }): Promise<PinnedServer> {
-  return startPinnedServer('bench/lib/server-child.ts', {
+  return startPinnedServer('bench/lib/server-child.js', {
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',

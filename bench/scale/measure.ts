@@ -74,9 +74,9 @@ export interface ScaleServer {
   stop(): Promise<void>;
 }
 
-/** The real service on the server core (bench/lib/server-child.ts), with its process at hand for RSS. */
+/** The real service on the server core (bench/lib/server-child.js), with its process at hand for RSS. */
 export async function startServer(env: NodeJS.ProcessEnv): Promise<ScaleServer> {
-  const child = spawnPinned(SERVER_CORE, 'bench/lib/server-child.ts', env);
+  const child = spawnPinned(SERVER_CORE, 'bench/lib/server-child.js', env);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
