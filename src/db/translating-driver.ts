@@ -22,6 +22,14 @@ class TranslatingDriver implements Driver {
   readonly #inner: Driver;
   /** The driver's own connection behind each wrapper we hand out (drivers keep private state on theirs). */
   readonly #connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  /**
+   * One wrapper per driver connection, made at its first checkout and handed out again at each later
+   * one: the drivers hand out the same connection object for a pooled connection, and Kysely
+   * instruments a connection it has not seen (its query log) by patching it. A new wrapper per
+   * checkout made Kysely patch every one: about ten objects and closures per query that, under
+   * load, outlived the young generation and piled up until the next full collection.
+   */
+  readonly #wrappers = new WeakMap<DatabaseConnection, DatabaseConnection>();
 
   constructor(inner: Driver) {
     this.#inner = inner;
@@ -37,11 +45,15 @@ class TranslatingDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const own = await translated(() => this.#inner.acquireConnection());
-    const wrapper: DatabaseConnection = {
-      executeQuery: <R>(query: CompiledQuery) => translated(() => own.executeQuery<R>(query)),
-      streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => translatedStream(own.streamQuery<R>(query, chunkSize)),
-    };
-    this.#connections.set(wrapper, own);
+    let wrapper = this.#wrappers.get(own);
+    if (!wrapper) {
+      wrapper = {
+        executeQuery: <R>(query: CompiledQuery) => translated(() => own.executeQuery<R>(query)),
+        streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => translatedStream(own.streamQuery<R>(query, chunkSize)),
+      };
+      this.#wrappers.set(own, wrapper);
+      this.#connections.set(wrapper, own);
+    }
     return wrapper;
   }
 
