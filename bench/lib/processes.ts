@@ -44,16 +44,20 @@ function profileArgs(script: string): string[] {
   return [...(cpu ? ['--cpu-prof', `--cpu-prof-dir=${cpu}`] : []), ...(heap ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heap}`] : [])];
 }
 
-/** The server under test runs with the V8 flags `custops serve` runs with (bin/custops.js, first line). */
+/** The server under test runs with the V8 flags and the malloc setting `custops serve` runs with (bin/custops.js, first line). */
 function serverArgs(script: string): string[] {
-  return script.endsWith('server-child.js') ? ['--max-semi-space-size=8'] : [];
+  return script.endsWith('server-child.js') ? ['--max-semi-space-size=8', '--heap-growing-percent=50'] : [];
+}
+
+function serverEnv(script: string): NodeJS.ProcessEnv {
+  return script.endsWith('server-child.js') ? { MALLOC_ARENA_MAX: '2' } : {};
 }
 
 /** Runs a TypeScript file with the pinned Node, on one CPU core when taskset is available. */
 export function spawnPinned(core: number, script: string, env: NodeJS.ProcessEnv): ChildProcess {
   const node = [NODE, ...serverArgs(script), ...profileArgs(script), script];
   const [cmd, args] = canPin() ? ['taskset', ['-c', String(core), ...node]] : [node[0], node.slice(1)];
-  return spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(cmd, args, { env: { ...process.env, ...serverEnv(script), ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 /** The first stdout line of a child, parsed as JSON. */
