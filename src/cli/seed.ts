@@ -39,7 +39,7 @@ export const seedCommand = defineCommand({
       seed: values.seed === undefined ? 1 : wholeNumber(values.seed, '--seed', 2 ** 31),
     };
     const config = loadConfig(ctx.env);
-    const database = openDatabase(config.databaseUrl, { poolSize: 2 });
+    const database = openDatabase(config.databaseUrl, { poolSize: 3 });
     const started = performance.now();
     try {
       await migrateToLatest(database.db);

@@ -3,11 +3,11 @@ import { engineOf } from '../db/engine.ts';
 import { Random } from '../demo/random.ts';
 import { rebuildLostReasons } from '../modules/analytics/analytics.sales.repository.ts';
 import type { Clock } from '../lib/clock.ts';
-import { contactRows, dealDrafts, orgRows, ticketDrafts, userRows, windowEndingAt, type People } from './generate.ts';
+import { contactRows, dealDrafts, orgRows, ticketDrafts, userRows, windowEndingAt, type DealDraft, type People, type TicketDraft } from './generate.ts';
 import { planFor } from './plan.ts';
 import { RollupTally } from './tally.ts';
 import type { Row, SeedTable } from './tables.ts';
-import { openWriter } from './writer.ts';
+import { openWriter, type BulkWriter } from './writer.ts';
 
 export interface SeedOptions {
   accountId: number;
@@ -30,12 +30,35 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
 export class SeedInputError extends Error {}
 
 /**
- * Deals per transaction: large enough for bulk speed, small enough that a SQLite writer never holds the
- * lock for long. PostgreSQL readers never wait for a writer, and every batch adds to most orgs' monthly
- * and yearly rollup rows again, so fewer, larger batches there write fewer rollup rows (for the daily and
- * per-org facts of a million deals, 5.4 million upserts in batches of 50,000 against 7 million in batches of 25,000).
+ * Deals drawn at a time. The random sequence depends on it (a unit draws its deals, then its share of
+ * tickets), so it is fixed per engine: the same seed gives the same rows.
  */
-const BATCH = { sqlite: 5_000, postgres: 50_000 };
+const UNIT = { sqlite: 5_000, postgres: 50_000 };
+/**
+ * Units per transaction. SQLite: four (20,000 deals), few enough that the one writer holds the lock for
+ * a few seconds at most, enough that every commit writes a batch's share of the index pages once and
+ * every rollup row (most orgs' monthly and yearly rows recur in each batch) once per 20,000 deals instead
+ * of four times. PostgreSQL: one (50,000 deals: for the daily and per-org facts of a million deals, 5.4
+ * million upserts against 7 million in batches of 25,000).
+ */
+const UNITS_PER_BATCH = { sqlite: 4, postgres: 1 };
+/**
+ * Batches written side by side, each in its own transaction on its own connection. PostgreSQL: two, so
+ * the server's work (mostly index upkeep) runs on two backends while this process draws the next batch;
+ * each batch is still one transaction (an interrupted seed leaves whole batches, possibly not a prefix),
+ * ids are taken from the sequences in batch order before writing (the same ids as one batch at a time), and
+ * rollup rows are upserted in one fixed key order, so two batches adding to the same row wait, never
+ * deadlock. Only with the row triggers bypassed: triggers upsert in row order and could deadlock.
+ */
+const WRITERS = { sqlite: 1, postgres: 2 };
+
+interface Batch {
+  size: number;
+  deals: DealDraft[];
+  tickets: TicketDraft[];
+  daily: Row[];
+  lists: Row[];
+}
 
 /**
  * Fills an existing account with a realistic, deterministic data set in proportion to
@@ -54,20 +77,21 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   const rnd = new Random(o.seed);
   const A = o.accountId;
   const counts: SeedCounts = { users: 0, orgs: 0, contacts: 0, deals: 0, deal_status_history: 0, deal_activities: 0, tickets: 0, support_logs: 0 };
-  const writer = await openWriter(handle, o.mode ?? 'direct');
-  const tally = writer.direct ? new RollupTally(A) : null;
+  const mode = o.mode ?? 'direct';
+  const writers = [await openWriter(handle, mode)];
+  const tally = writers[0].direct ? new RollupTally(A) : null;
   const started = performance.now();
-  const insert = async (table: SeedTable, rows: Row[], returning = false) => {
+  const insert = async (writer: BulkWriter, table: SeedTable, rows: Row[], returning = false, ids?: number[]) => {
     counts[table] += rows.length;
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const ids = await writer.insert(table, rows, returning);
+    const got = ids ? (await writer.insert(table, rows, false, ids), ids) : await writer.insert(table, rows, returning);
     if (process.env.SEED_DEBUG) log(`  ${table} ${rows.length} rows ${(performance.now() - t0).toFixed(0)} ms (cpu ${cpuMs(cpu0)} ms)`);
     // Ids come from a sequence in insertion order; sorted, they line up with the rows whatever order RETURNING used.
-    return ids.sort((a, b) => a - b);
+    return got.sort((a, b) => a - b);
   };
   /** Writes rollup rows taken from the tally (`takeDaily`, `takeLists`); nothing in triggers mode. */
-  const writeTally = async (daily: Row[], lists: Row[]) => {
+  const writeTally = async (writer: BulkWriter, daily: Row[], lists: Row[]) => {
     if (!tally) return;
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
@@ -75,16 +99,55 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
     if (process.env.SEED_DEBUG) log(`  analytics_daily ${daily.length} rows ${(performance.now() - t0).toFixed(0)} ms (cpu ${cpuMs(cpu0)} ms)`);
     await writer.addCounts('list_counts', ['account_id', 'list', 'bucket', 'shard'], lists);
   };
-  /** Draws batch `first…` of deals and its share of tickets, and takes the rollups they imply from the tally. */
-  const draw = (first: number) => {
+  const unit = UNIT[handle.dialect];
+  const batch = unit * UNITS_PER_BATCH[handle.dialect];
+  /** Draws the batch of deals from `first`, unit by unit, with its share of tickets, and takes the rollups they imply from the tally. */
+  const draw = (first: number): Batch => {
     const size = Math.min(batch, plan.deals - first);
-    const ticketFrom = Math.floor((first * plan.tickets) / plan.deals);
-    const ticketTo = Math.floor(((first + size) * plan.tickets) / plan.deals);
-    const deals = dealDrafts(rnd, A, people, w, first, size, plan.deals, tally);
-    const tickets = ticketDrafts(rnd, A, people, w, ticketFrom, ticketTo - ticketFrom, plan.tickets, tally);
+    const deals: DealDraft[] = [];
+    const tickets: TicketDraft[] = [];
+    for (let from = first; from < first + size; from += unit) {
+      const n = Math.min(unit, first + size - from);
+      const ticketFrom = Math.floor((from * plan.tickets) / plan.deals);
+      const ticketTo = Math.floor(((from + n) * plan.tickets) / plan.deals);
+      for (const d of dealDrafts(rnd, A, people, w, from, n, plan.deals, tally)) deals.push(d);
+      for (const t of ticketDrafts(rnd, A, people, w, ticketFrom, ticketTo - ticketFrom, plan.tickets, tally)) tickets.push(t);
+    }
     return { size, deals, tickets, daily: tally?.takeDaily() ?? [], lists: tally?.takeLists() ?? [] };
   };
-  const batch = BATCH[handle.dialect];
+  /** Writes one batch in one transaction, under `ids` when they were taken beforehand. */
+  const write = (writer: BulkWriter, b: Batch, ids: Partial<Record<SeedTable, number[]>> | null) =>
+    writer.transaction(async () => {
+      const dealIds = await insert(
+        writer,
+        'deals',
+        b.deals.map((d) => d.deal),
+        true,
+        ids?.deals,
+      );
+      const history: Row[] = [];
+      const activities: Row[] = [];
+      b.deals.forEach((d, i) => {
+        for (const h of d.history) history.push([A, dealIds[i], h.from, h.to, h.by, h.at]);
+        for (const a of d.activities) activities.push([a[0], dealIds[i], ...a.slice(2)]);
+      });
+      // One statement at a time on a connection (node-postgres refuses overlapping queries on a client).
+      await insert(writer, 'deal_status_history', history, false, ids?.deal_status_history);
+      await insert(writer, 'deal_activities', activities, false, ids?.deal_activities);
+      const ticketIds = await insert(
+        writer,
+        'tickets',
+        b.tickets.map((t) => t.ticket),
+        true,
+        ids?.tickets,
+      );
+      const logs: Row[] = [];
+      b.tickets.forEach((t, i) => {
+        for (const l of t.logs) logs.push([l[0], ticketIds[i], ...l.slice(2)]);
+      });
+      await insert(writer, 'support_logs', logs, false, ids?.support_logs);
+      await writeTally(writer, b.daily, b.lists);
+    });
   let people: People = { users: [], supportUsers: [], orgs: [], contactsByOrg: [] };
   try {
     // Team users by a fixed e-mail: a second seed of the same account reuses them.
@@ -100,66 +163,68 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
       )
       .execute();
     const idByEmail = new Map(existing.map((u) => [u.email_lc, Number(u.id)]));
-    people = await writer.transaction(async (): Promise<People> => {
+    people = await writers[0].transaction(async (): Promise<People> => {
       const missing = wanted.filter((r) => !idByEmail.has(r[2] as string));
-      const newIds = await insert('users', missing, true);
+      const newIds = await insert(writers[0], 'users', missing, true);
       for (const [i, r] of missing.entries()) idByEmail.set(r[2] as string, newIds[i]);
       const team = wanted.map((r) => ({ id: idByEmail.get(r[2] as string)!, support: r[6] === true }));
       const orgs = orgRows(rnd, A, plan.orgs, w);
-      const orgIds = await insert('orgs', orgs, true);
+      const orgIds = await insert(writers[0], 'orgs', orgs, true);
       const contacts = contactRows(rnd, A, orgIds, orgs, plan.contacts);
-      const contactIds = await insert('contacts', contacts.rows, true);
+      const contactIds = await insert(writers[0], 'contacts', contacts.rows, true);
       const contactsByOrg: number[][] = orgIds.map(() => []);
       for (const [i, id] of contactIds.entries()) contactsByOrg[contacts.orgOf[i]].push(id);
       for (let i = 0; i < orgs.length; i++) tally?.count('orgs', '');
       for (let i = 0; i < contactIds.length; i++) tally?.count('contacts', '');
-      await writeTally(tally?.takeDaily() ?? [], tally?.takeLists() ?? []);
+      await writeTally(writers[0], tally?.takeDaily() ?? [], tally?.takeLists() ?? []);
       return { users: team.map((u) => u.id), supportUsers: team.filter((u) => u.support).map((u) => u.id), orgs: orgIds, contactsByOrg };
     });
     log(`seed: ${people.users.length} users, ${people.orgs.length} orgs, ${counts.contacts} contacts`);
+    const side = writers[0].direct && plan.deals > batch ? Math.min(WRITERS[handle.dialect], poolRoom(handle)) : 1;
+    while (writers.length < side) writers.push(await openWriter(handle, mode));
+    const idle = [...writers];
+    const running = new Set<Promise<void>>();
+    let failure: { err: unknown } | undefined;
+    let done = 0;
     let next = plan.deals > 0 ? draw(0) : undefined;
-    for (let first = 0; next; first += batch) {
-      const { size, deals, tickets, daily, lists } = next;
-      await writer.transaction(async () => {
-        const dealIds = await insert(
-          'deals',
-          deals.map((d) => d.deal),
-          true,
+    try {
+      for (let first = 0; next && !failure; first += batch) {
+        const b: Batch = next;
+        while (idle.length === 0 && !failure) await Promise.race(running);
+        if (failure) break;
+        const writer = idle.pop()!;
+        // Taken in batch order, before the batch is handed over (SQLite: null, the one writer numbers them in order).
+        const ids = await writer.reserveIds({
+          deals: b.deals.length,
+          deal_status_history: b.deals.reduce((n, d) => n + d.history.length, 0),
+          deal_activities: b.deals.reduce((n, d) => n + d.activities.length, 0),
+          tickets: b.tickets.length,
+          support_logs: b.tickets.reduce((n, t) => n + t.logs.length, 0),
+        });
+        const written: Promise<void> = write(writer, b, ids).then(
+          () => {
+            done += b.size;
+            log(
+              `seed: ${done.toLocaleString('en')} / ${plan.deals.toLocaleString('en')} deals (${Math.round((done * 100) / plan.deals)} %), ${((performance.now() - started) / 1000).toFixed(1)} s`,
+            );
+            idle.push(writer);
+            running.delete(written);
+          },
+          (err: unknown) => {
+            failure ??= { err };
+            running.delete(written);
+          },
         );
-        const history: Row[] = [];
-        const activities: Row[] = [];
-        deals.forEach((d, i) => {
-          for (const h of d.history) history.push([A, dealIds[i], h.from, h.to, h.by, h.at]);
-          for (const a of d.activities) activities.push([a[0], dealIds[i], ...a.slice(2)]);
-        });
-        // One statement at a time on the one connection (node-postgres refuses overlapping queries on a client).
-        const written = (async () => {
-          await insert('deal_status_history', history);
-          await insert('deal_activities', activities);
-          return insert(
-            'tickets',
-            tickets.map((t) => t.ticket),
-            true,
-          );
-        })();
-        // PostgreSQL works through those statements while this process draws the next batch (the same
-        // random sequence as drawing it after the commit); SQLite has already run them.
+        running.add(written);
+        // Drawn while the database writes the batches in hand (the same random sequence as drawing it after their commit).
         next = first + batch < plan.deals ? draw(first + batch) : undefined;
-        const ticketIds = await written;
-        const logs: Row[] = [];
-        tickets.forEach((t, i) => {
-          for (const l of t.logs) logs.push([l[0], ticketIds[i], ...l.slice(2)]);
-        });
-        await insert('support_logs', logs);
-        await writeTally(daily, lists);
-      });
-      const done = first + size;
-      log(
-        `seed: ${done.toLocaleString('en')} / ${plan.deals.toLocaleString('en')} deals (${Math.round((done * 100) / plan.deals)} %), ${((performance.now() - started) / 1000).toFixed(1)} s`,
-      );
+      }
+    } finally {
+      await Promise.all(running);
     }
+    if (failure) throw failure.err;
   } finally {
-    await writer.close();
+    for (const writer of writers) await writer.close();
     // Kept by row triggers, which bulk writes bypass; rebuilt from the account's deals (small: a row per
     // month and reason), also when a batch failed, so the committed batches' lost reasons are counted.
     // Between a batch's commit and this rebuild (and after a killed seed) they lag the deals.
@@ -168,6 +233,11 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   await refreshStatistics(handle);
   log(`seed: planner statistics refreshed, ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return counts;
+}
+
+/** Connections the seed may hold at once: one less than the pool (PostgreSQL), one on SQLite. */
+function poolRoom(handle: DatabaseHandle): number {
+  return handle.pool ? Math.max(1, (handle.pool.options.max ?? 10) - 1) : 1;
 }
 
 const SEEDED_TABLES = [

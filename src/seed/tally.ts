@@ -147,10 +147,13 @@ export class RollupTally {
     return rows;
   }
 
-  /** The kept list counts `(account_id, list, bucket, shard, n)` gathered so far (shard 0), and forgets them. */
+  /**
+   * The kept list counts `(account_id, list, bucket, shard, n)` gathered so far (shard 0) in one fixed
+   * order (batches written side by side then take their row locks in the same order), and forgets them.
+   */
   takeLists(): Row[] {
     const rows: Row[] = [];
-    for (const [key, n] of this.#lists) {
+    for (const [key, n] of [...this.#lists].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const [list, bucket] = key.split('|');
       rows.push([this.accountId, list, bucket, 0, n]);
     }

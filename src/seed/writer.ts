@@ -13,8 +13,14 @@ import { SHAPES, type Row, type SeedTable, type TableShape } from './tables.ts';
 export interface BulkWriter {
   readonly direct: boolean;
   transaction<T>(fn: () => Promise<T>): Promise<T>;
-  /** Inserts the rows; with `returning`, answers their new ids in row order. */
-  insert(table: SeedTable, rows: Row[], returning?: boolean): Promise<number[]>;
+  /**
+   * Takes `counts[table]` new ids from each table's sequence, ascending, or null where ids are only
+   * known once inserted (SQLite). Called in batch order, so batches written side by side get the ids
+   * a one-at-a-time seed would have given them.
+   */
+  reserveIds(counts: Partial<Record<SeedTable, number>>): Promise<Partial<Record<SeedTable, number[]>> | null>;
+  /** Inserts the rows (with `ids`, under those ids); with `returning`, answers their new ids in row order. */
+  insert(table: SeedTable, rows: Row[], returning?: boolean, ids?: number[]): Promise<number[]>;
   /** Adds `n` to counter rows keyed by their other columns (insert, or add on conflict). */
   addCounts(table: 'analytics_daily' | 'list_counts', key: readonly string[], rows: Row[]): Promise<void>;
   close(): Promise<void>;
@@ -39,6 +45,8 @@ async function postgresWriter(client: pg.PoolClient, mode: 'direct' | 'triggers'
   const columnsOf = (shape: TableShape) => shape.columns.map(([name]) => name).join(', ');
   const arrays = (shape: TableShape) => shape.columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
   const transpose = (width: number, rows: Row[]) => Array.from({ length: width }, (_, c) => rows.map((r) => r[c]));
+  /** Each table's id sequence (the connection's search_path finds the table). */
+  const sequences: Partial<Record<SeedTable, string>> = {};
   return {
     direct,
     async transaction(fn) {
@@ -59,11 +67,26 @@ async function postgresWriter(client: pg.PoolClient, mode: 'direct' | 'triggers'
         throw err;
       }
     },
-    async insert(table, rows, returning = false) {
+    async reserveIds(counts) {
+      const tables = (Object.keys(counts) as SeedTable[]).filter((t) => (counts[t] ?? 0) > 0);
+      if (tables.length === 0) return {};
+      for (const t of tables) sequences[t] ??= (await client.query<{ s: string }>(`select pg_get_serial_sequence($1, 'id') as s`, [t])).rows[0].s;
+      const literal = (t: SeedTable) => `'${sequences[t]!.replaceAll("'", "''")}'`;
+      const { rows } = await client.query<Record<string, string[] | number[]>>(
+        `select ${tables
+          .map((t, i) => `(select array_agg(v order by v) from (select nextval(${literal(t)}) as v from generate_series(1, $${i + 1}::int)) s) as ${t}`)
+          .join(', ')}`,
+        tables.map((t) => counts[t]),
+      );
+      return Object.fromEntries(tables.map((t) => [t, rows[0][t].map(Number)]));
+    },
+    async insert(table, rows, returning = false, ids) {
       if (rows.length === 0) return [];
       const shape = SHAPES[table];
-      const text = `insert into ${table} (${columnsOf(shape)}) select * from unnest(${arrays(shape)})${returning ? ' returning id' : ''}`;
-      const result = await client.query<{ id: number }>(text, transpose(shape.columns.length, rows));
+      const withId: TableShape = ids ? { table, columns: [['id', 'bigint'], ...shape.columns] } : shape;
+      const text = `insert into ${table} (${columnsOf(withId)}) select * from unnest(${arrays(withId)})${returning ? ' returning id' : ''}`;
+      const params = transpose(shape.columns.length, rows);
+      const result = await client.query<{ id: number }>(text, ids ? [ids, ...params] : params);
       return returning ? result.rows.map((r) => Number(r.id)) : [];
     },
     async addCounts(table, key, rows) {
@@ -140,6 +163,9 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
         if (db.isTransaction) db.exec('rollback');
         throw err;
       }
+    },
+    async reserveIds() {
+      return null;
     },
     async insert(table, rows, returning = false) {
       const shape = SHAPES[table];
