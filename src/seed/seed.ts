@@ -85,7 +85,8 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
     counts[table] += rows.length;
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const got = ids ? (await writer.insert(table, rows, false, ids), ids) : await writer.insert(table, rows, returning);
+    const inserted = await writer.insert(table, rows, returning && !ids, ids);
+    const got = ids ?? inserted;
     if (process.env.SEED_DEBUG) log(`  ${table} ${rows.length} rows ${(performance.now() - t0).toFixed(0)} ms (cpu ${cpuMs(cpu0)} ms)`);
     // Ids come from a sequence in insertion order; sorted, they line up with the rows whatever order RETURNING used.
     return got.sort((a, b) => a - b);
