@@ -26,8 +26,46 @@ export interface BulkWriter {
   close(): Promise<void>;
 }
 
-/** The triggers the seed reproduces (tally.ts), by name; others (search index upkeep) keep running. */
+/** The triggers the seed reproduces (tally.ts), by name. */
 const REPRODUCED = /^(analytics|list_counts)_/;
+/** SQLite: the search index's insert triggers (`<table>_trigrams_ai`), which the seed replays once per insert instead of once per row. */
+const SEARCH_INSERT = /^\w+_trigrams_ai$/;
+
+/** A search index insert trigger's statements, run once over a range of new rows' ids. */
+interface Replay {
+  /** Counts the rows the trigger would refuse (its `raise(abort, …)` condition), or null. */
+  check: string | null;
+  message: string;
+  insert: string;
+}
+
+/**
+ * The statements of an insert trigger of the shape the search index migration writes (an optional
+ * `select raise(abort, '…') where …;` then one `insert into … values (…);`, over `new.` columns),
+ * rewritten to run over the rows of `table` with ids from `?1` to `?2` in id order; null for any other
+ * shape (that trigger then keeps running per row).
+ */
+function replayOf(table: string, sql: string): Replay | null {
+  const body = /\bbegin\s+([\s\S]*?)\s*end\s*$/i.exec(sql)?.[1];
+  if (!body) return null;
+  const rows = `from ${table} as new where new.id >= ?1 and new.id <= ?2`;
+  let check: string | null = null;
+  let message = '';
+  let insert: string | null = null;
+  for (const statement of body
+    .split(';')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')) {
+    const raise = /^select raise\(abort, '([^']*)'\) where ([\s\S]+)$/i.exec(statement);
+    const values = /^insert into (\w+) \(([^()]*)\) values \(([\s\S]+)\)$/i.exec(statement);
+    if (raise && check === null) {
+      message = raise[1];
+      check = `select count(*) as n ${rows} and (${raise[2]})`;
+    } else if (values && insert === null) insert = `insert into ${values[1]} (${values[2]}) select ${values[3]} ${rows} order by new.id`;
+    else return null;
+  }
+  return insert === null ? null : { check, message, insert };
+}
 /** Tables whose triggers the seed bypasses (and reproduces) in direct mode. */
 const TRIGGER_TABLES: SeedTable[] = ['deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'orgs', 'contacts'];
 
@@ -112,12 +150,21 @@ const SQLITE_SEED_CACHE_KB = -Number(process.env.SEED_CACHE_KB ?? 1_048_576);
 
 function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter {
   const direct = mode === 'direct';
+  // Bypassing the triggers, the seed also skips the foreign-key lookups (as PostgreSQL's replica mode does;
+  // the rows are generated consistent), and inserts `or fail` (a bad row still fails the batch, which is
+  // rolled back): with neither a foreign key nor an abort-on-conflict left, SQLite opens no statement
+  // journal for each multi-row insert (a copy of every page it touches, a fifth of the deals' CPU).
+  const foreignKeys = (db.prepare('pragma foreign_keys').get() as { foreign_keys: number }).foreign_keys;
+  if (direct) db.exec('pragma foreign_keys = off');
+  const or = direct ? ' or fail' : '';
   // A million deals' indexes (about twenty on deals, five on the timeline, inserted in no useful order) are
   // far larger than the connection's usual page cache: every insert would read its index pages back from
   // the file. For the seed only, this connection keeps up to 1 GB of pages (restored on close).
   const cacheSize = (db.prepare('pragma cache_size').get() as { cache_size: number }).cache_size;
   db.exec(`pragma cache_size = ${SQLITE_SEED_CACHE_KB}`);
   const statements = new Map<string, StatementSync>();
+  /** The search index triggers dropped in the open transaction, replayed by `insert`, by table. */
+  const replays = new Map<string, Replay[]>();
   const prepared = (text: string) => {
     let stmt = statements.get(text);
     if (!stmt) {
@@ -146,13 +193,21 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
       db.exec('begin immediate');
       // SQLite has no per-session switch for triggers: they are dropped and created again inside the
       // transaction, which no other connection can observe (one writer at a time; readers see the last commit).
-      const saved = direct
-        ? (
-            db
-              .prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name in (${TRIGGER_TABLES.map(() => '?').join(', ')})`)
-              .all(...TRIGGER_TABLES) as { name: string; sql: string }[]
-          ).filter((t) => REPRODUCED.test(t.name))
+      // The search index triggers are replayed by `insert` over each insert's new rows, in id order: the
+      // same entries, in the same order, as row by row.
+      const triggers = direct
+        ? (db
+            .prepare(
+              `select name, tbl_name as tbl, sql from sqlite_master where type = 'trigger' and tbl_name in (${TRIGGER_TABLES.map(() => '?').join(', ')})`,
+            )
+            .all(...TRIGGER_TABLES) as { name: string; tbl: string; sql: string }[])
         : [];
+      replays.clear();
+      for (const t of triggers) {
+        const replay = SEARCH_INSERT.test(t.name) ? replayOf(t.tbl, t.sql) : null;
+        if (replay) replays.set(t.tbl, [...(replays.get(t.tbl) ?? []), replay]);
+      }
+      const saved = triggers.filter((t) => REPRODUCED.test(t.name) || (SEARCH_INSERT.test(t.name) && replays.has(t.tbl)));
       try {
         for (const t of saved) db.exec(`drop trigger ${t.name}`);
         const result = await fn();
@@ -162,6 +217,8 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
       } catch (err) {
         if (db.isTransaction) db.exec('rollback');
         throw err;
+      } finally {
+        replays.clear();
       }
     },
     async reserveIds() {
@@ -171,7 +228,28 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
       const shape = SHAPES[table];
       const names = shape.columns.map(([name]) => name).join(', ');
       const width = shape.columns.length;
-      return chunked(rows, width, (n) => `insert into ${table} (${names}) values ${placeholders(width, n)}${returning ? ' returning id' : ''}`, returning);
+      const replay = replays.get(table) ?? [];
+      const withIds = returning || replay.length > 0;
+      const ids = await chunked(
+        rows,
+        width,
+        (n) => `insert${or} into ${table} (${names}) values ${placeholders(width, n)}${withIds ? ' returning id' : ''}`,
+        withIds,
+      );
+      if (ids.length > 0 && replay.length > 0) {
+        // One writer at a time: the ids from the first to the last new one are exactly this insert's rows.
+        let first = ids[0];
+        let last = ids[0];
+        for (const id of ids) {
+          if (id < first) first = id;
+          if (id > last) last = id;
+        }
+        for (const r of replay) {
+          if (r.check && Number((prepared(r.check).get(first, last) as { n: number }).n) > 0) throw new Error(r.message);
+          prepared(r.insert).run(first, last);
+        }
+      }
+      return returning ? ids : [];
     },
     async addCounts(table, key, rows) {
       const columns = [...key, 'n'];
@@ -179,7 +257,7 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
         rows,
         columns.length,
         (n) =>
-          `insert into ${table} (${columns.join(', ')}) values ${placeholders(columns.length, n)}
+          `insert${or} into ${table} (${columns.join(', ')}) values ${placeholders(columns.length, n)}
          on conflict (${key.join(', ')}) do update set n = ${table}.n + excluded.n`,
         false,
       );
@@ -187,6 +265,7 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
     async close() {
       statements.clear();
       db.exec(`pragma cache_size = ${cacheSize}`);
+      db.exec(`pragma foreign_keys = ${foreignKeys ? 'on' : 'off'}`);
     },
   };
 }
