@@ -76,13 +76,31 @@ export async function openWriter(handle: DatabaseHandle, mode: 'direct' | 'trigg
 
 // --- PostgreSQL: one typed array per column, so a batch is one statement however large.
 
+/** An element of a PostgreSQL array literal: text always quoted (backslash and double quote escaped). */
+const element = (v: Row[number]) =>
+  v === null ? 'NULL' : typeof v === 'string' ? `"${/["\\]/.test(v) ? v.replace(/["\\]/g, '\\$&') : v}"` : typeof v === 'boolean' ? (v ? 't' : 'f') : String(v);
+
+/**
+ * Column `c` of the rows as one array literal (`{1,NULL,"text"}`), sent as a text parameter and cast
+ * by the statement (`$1::bigint[]`): what node-postgres would make of a JavaScript array, in a fraction
+ * of its time (it inspects and converts every element through its generic value preparation).
+ */
+function arrayLiteral(rows: Row[], c: number): string {
+  const parts: string[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) parts[i] = element(rows[i][c]);
+  return `{${parts.join(',')}}`;
+}
+
 async function postgresWriter(client: pg.PoolClient, mode: 'direct' | 'triggers'): Promise<BulkWriter> {
   // Bypassing triggers needs session_replication_role, which only a superuser may set; otherwise the triggers run.
   const superuser = (await client.query<{ s: string }>(`select current_setting('is_superuser') as s`)).rows[0].s === 'on';
   const direct = mode === 'direct' && superuser;
   const columnsOf = (shape: TableShape) => shape.columns.map(([name]) => name).join(', ');
   const arrays = (shape: TableShape) => shape.columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-  const transpose = (width: number, rows: Row[]) => Array.from({ length: width }, (_, c) => rows.map((r) => r[c]));
+  const transpose = (width: number, rows: Row[]) => {
+    if (rows.some((r) => r.length !== width)) throw new Error('seed: row width does not match its table');
+    return Array.from({ length: width }, (_, c) => arrayLiteral(rows, c));
+  };
   /** Each table's id sequence (the connection's search_path finds the table). */
   const sequences: Partial<Record<SeedTable, string>> = {};
   return {
@@ -124,7 +142,7 @@ async function postgresWriter(client: pg.PoolClient, mode: 'direct' | 'triggers'
       const withId: TableShape = ids ? { table, columns: [['id', 'bigint'], ...shape.columns] } : shape;
       const text = `insert into ${table} (${columnsOf(withId)}) select * from unnest(${arrays(withId)})${returning ? ' returning id' : ''}`;
       const params = transpose(shape.columns.length, rows);
-      const result = await client.query<{ id: number }>(text, ids ? [ids, ...params] : params);
+      const result = await client.query<{ id: number }>(text, ids ? [`{${ids.join(',')}}`, ...params] : params);
       return returning ? result.rows.map((r) => Number(r.id)) : [];
     },
     async addCounts(table, key, rows) {
