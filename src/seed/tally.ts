@@ -9,11 +9,28 @@ import type { Row } from './tables.ts';
  */
 const DAY = 86_400_000;
 const dayOf = (ms: number) => Math.floor(ms / DAY);
-const monthOf = (ms: number) => {
-  const d = new Date(ms);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / DAY;
+/** The first day of a day's month and year (days since 1970), worked out once per day seen. */
+const MONTH_START = new Map<number, number>();
+const YEAR_START = new Map<number, number>();
+const monthOfDay = (day: number) => {
+  let m = MONTH_START.get(day);
+  if (m === undefined) {
+    const d = new Date(day * DAY);
+    m = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / DAY;
+    MONTH_START.set(day, m);
+  }
+  return m;
 };
-const yearOf = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), 0, 1) / DAY;
+const yearOfDay = (day: number) => {
+  let y = YEAR_START.get(day);
+  if (y === undefined) {
+    y = Date.UTC(new Date(day * DAY).getUTCFullYear(), 0, 1) / DAY;
+    YEAR_START.set(day, y);
+  }
+  return y;
+};
+const monthOf = (ms: number) => monthOfDay(dayOf(ms));
+const yearOf = (ms: number) => yearOfDay(dayOf(ms));
 const KIND: Record<string, number> = { note: 1, email: 2, call: 3, meeting: 4 };
 const TOTAL_LEVEL = ['deal_created', 'deal_won_owner', 'deal_lost_owner', 'ticket_created', 'ticket_closed', 'support_log'];
 const MONTH_LEVEL = [...TOTAL_LEVEL, 'deal_won_closer', 'deal_lost_closer', 'activity_kind', 'activity_user'];
@@ -42,17 +59,20 @@ const F = Object.fromEntries(FACTS.map((f, i) => [f, i])) as Record<string, numb
 /** Per fact, its monthly and whole-account levels (migration 2026-11-25T0300_analytics_levels), or -1. */
 const MONTH_OF = FACTS.map((f) => (MONTH_LEVEL.includes(f) ? F[`${f}_month`] : -1));
 const TOTAL_OF = FACTS.map((f) => (TOTAL_LEVEL.includes(f) ? F[`${f}_total`] : -1));
+/** Per per-org fact, its yearly twin, or -1. */
+const YEAR_OF = FACTS.map((f) => F[`${f}_year`] ?? -1);
 /**
- * A rollup key as one number, `((fact × 2^16) + day) × 2^31 + dim`, so a million deals' worth of
- * counting makes no strings: fact < 2^6, day < 2^16 (until 2149) and dim (a record id) < 2^31 keep
- * it under 2^53, and numeric order is the primary key's (fact by name, day, dim).
+ * A rollup key as two small integers, `fact × 2^16 + day` and `dim`, so a million deals' worth of
+ * counting makes no strings and (record ids being small integers) no heap numbers: fact < 2^6 and
+ * day < 2^16 (until 2149); numeric order of the pair is the primary key's (fact by name, day, dim).
  */
 const DAY_SPAN = 2 ** 16;
 const DIM_SPAN = 2 ** 31;
 if (FACTS.length > 64) throw new Error('seed: more facts than the rollup key holds');
 
 export class RollupTally {
-  readonly #daily = new Map<number, number>();
+  /** Counts by `fact × 2^16 + day`, then by dim. */
+  readonly #daily = new Map<number, Map<number, number>>();
   readonly #lists = new Map<string, number>();
   readonly accountId: number;
   constructor(accountId: number) {
@@ -62,20 +82,26 @@ export class RollupTally {
   #add(fact: number, day: number, dim: number): void {
     this.#bump(fact, day, dim);
     // The coarser levels of migration 2026-11-25T0300_analytics_levels.
-    if (MONTH_OF[fact] >= 0) this.#bump(MONTH_OF[fact], monthOf(day * DAY), dim);
+    if (MONTH_OF[fact] >= 0) this.#bump(MONTH_OF[fact], monthOfDay(day), dim);
     if (TOTAL_OF[fact] >= 0) this.#bump(TOTAL_OF[fact], day, 0);
   }
 
   #bump(fact: number, day: number, dim: number): void {
     if (dim >= DIM_SPAN || day >= DAY_SPAN) throw new Error(`seed: rollup key out of range (day ${day}, dim ${dim})`);
-    const key = (fact * DAY_SPAN + day) * DIM_SPAN + dim;
-    this.#daily.set(key, (this.#daily.get(key) ?? 0) + 1);
+    const key = fact * DAY_SPAN + day;
+    let dims = this.#daily.get(key);
+    if (!dims) {
+      dims = new Map();
+      this.#daily.set(key, dims);
+    }
+    dims.set(dim, (dims.get(dim) ?? 0) + 1);
   }
 
   /** A fact dated by month, and the same by year (the per-org facts). */
   #addOrg(fact: string, at: number, org: number): void {
-    this.#add(F[fact], monthOf(at), org);
-    this.#add(F[`${fact}_year`], yearOf(at), org);
+    const f = F[fact];
+    this.#add(f, monthOf(at), org);
+    this.#add(YEAR_OF[f], yearOf(at), org);
   }
 
   /** One kept list count (see the list_counts migration): `list` and `bucket` name it. */
@@ -134,14 +160,12 @@ export class RollupTally {
    * upserts then walk the rollup's b-tree forward instead of at random), and forgets them.
    */
   takeDaily(): Row[] {
-    const keys = Float64Array.from(this.#daily.keys()).sort();
-    const rows: Row[] = new Array(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      const dim = key % DIM_SPAN;
-      const rest = (key - dim) / DIM_SPAN;
-      const day = rest % DAY_SPAN;
-      rows[i] = [this.accountId, FACTS[(rest - day) / DAY_SPAN], day, dim, this.#daily.get(key)!];
+    const rows: Row[] = [];
+    for (const key of Float64Array.from(this.#daily.keys()).sort()) {
+      const dims = this.#daily.get(key)!;
+      const day = key % DAY_SPAN;
+      const fact = FACTS[(key - day) / DAY_SPAN];
+      for (const dim of Float64Array.from(dims.keys()).sort()) rows.push([this.accountId, fact, day, dim, dims.get(dim)!]);
     }
     this.#daily.clear();
     return rows;
