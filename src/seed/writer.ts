@@ -192,11 +192,18 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
     return stmt;
   };
   const CHUNK = 500;
-  async function chunked(rows: Row[], width: number, make: (n: number) => string, returning: boolean): Promise<number[]> {
+  /** Statements by the shape `key` names and row count (the statement text is only built once). */
+  const byShape = new Map<string, StatementSync>();
+  async function chunked(rows: Row[], width: number, key: string, make: (n: number) => string, returning: boolean): Promise<number[]> {
     const ids: number[] = [];
     for (let i = 0; i < rows.length; i += CHUNK) {
       const part = rows.slice(i, i + CHUNK);
-      const stmt = prepared(make(part.length));
+      const shape = `${key} ${part.length}`;
+      let stmt = byShape.get(shape);
+      if (!stmt) {
+        stmt = prepared(make(part.length));
+        byShape.set(shape, stmt);
+      }
       const params = part.flat().map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
       if (params.length !== part.length * width) throw new Error('seed: row width does not match its table');
       if (returning) for (const r of stmt.all(...params) as { id: number }[]) ids.push(Number(r.id));
@@ -251,6 +258,7 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
       const ids = await chunked(
         rows,
         width,
+        `${table} ${withIds}`,
         (n) => `insert${or} into ${table} (${names}) values ${placeholders(width, n)}${withIds ? ' returning id' : ''}`,
         withIds,
       );
@@ -274,6 +282,7 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
       await chunked(
         rows,
         columns.length,
+        `${table} counts`,
         (n) =>
           `insert${or} into ${table} (${columns.join(', ')}) values ${placeholders(columns.length, n)}
          on conflict (${key.join(', ')}) do update set n = ${table}.n + excluded.n`,
@@ -282,6 +291,7 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
     },
     async close() {
       statements.clear();
+      byShape.clear();
       db.exec(`pragma cache_size = ${cacheSize}`);
       db.exec(`pragma foreign_keys = ${foreignKeys ? 'on' : 'off'}`);
     },
