@@ -38,7 +38,7 @@ const UNIT = { sqlite: 5_000, postgres: 50_000 };
  * Units per transaction. SQLite: two (10,000 deals): every commit writes the index pages the batch
  * touched and every rollup row (most orgs' monthly and yearly rows recur in each batch) once per
  * 10,000 deals instead of twice, and the one writer still holds the lock for about as long as a batch
- * of 5,000 took before its inserts were made cheaper (under 2 s at a million deals on a quiet machine).
+ * of 5,000 took before its inserts were made cheaper (about 1.7 s of CPU per batch at a million deals).
  * PostgreSQL: one (50,000 deals: for the daily and per-org facts of a million deals, 5.4 million
  * upserts against 7 million in batches of 25,000).
  */
