@@ -11,7 +11,8 @@
 // starting with `--` (`--test-name-pattern=…`, `--test-timeout=…`) go to every test process.
 //
 // TEST_LANES sets the number of lanes (default 3: on two cores a third lane fills the time the
-// others spend waiting on PostgreSQL, Chromium and child processes).
+// others spend waiting on PostgreSQL, Chromium and child processes); TEST_TIMINGS=1 prints when
+// each chunk ran, by lane, on stderr.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { globSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -21,16 +22,18 @@ import { stripVTControlCharacters } from 'node:util';
 const ROOT = join(import.meta.dirname, '..');
 
 /**
- * Kinds of test file, heaviest first, and how many files of a kind share a process. A browser or
- * package test runs for tens of seconds (Chromium, npm, tsc) and shares little with the others'
- * modules, so it goes alone; the rest share the app's modules. The last kind takes every file.
+ * Kinds of test file, heaviest first, and how many files of a kind share a process. A browser,
+ * package, webhook, MCP or system test file runs for 5 to 50 s (Chromium, npm, child processes,
+ * crash and fault scenarios), so it goes alone: files in one process run one after another, and a
+ * lane holding two long ones would end last. The many short API, unit and CLI files share a process
+ * and load the app's modules once. The last kind takes every file.
  */
 const KINDS: { prefix: string; perChunk: number }[] = [
   { prefix: 'test/package/', perChunk: 1 },
   { prefix: 'test/browser/', perChunk: 1 },
-  { prefix: 'test/webhooks/', perChunk: 2 },
-  { prefix: 'test/mcp/', perChunk: 3 },
-  { prefix: 'test/system/', perChunk: 3 },
+  { prefix: 'test/webhooks/', perChunk: 1 },
+  { prefix: 'test/mcp/', perChunk: 1 },
+  { prefix: 'test/system/', perChunk: 1 },
   { prefix: 'test/api/', perChunk: 5 },
   { prefix: '', perChunk: 6 },
 ];
@@ -105,9 +108,12 @@ async function main(): Promise<number> {
       for (const c of children) c.kill(signal);
     });
   }
-  const lane = async () => {
+  const timings: string[] = [];
+  const lane = async (_: unknown, n: number) => {
     for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
+      const from = performance.now() - started;
       const { code, signal, output } = await runChunk(chunk, flags);
+      timings.push(`lane ${n + 1} ${(from / 1000).toFixed(1)}–${((performance.now() - started) / 1000).toFixed(1)} s ${chunk.join(' ')}`);
       const kept: string[] = [];
       let inFailing = false;
       let summarized = false;
@@ -134,6 +140,7 @@ async function main(): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
+  if (process.env.TEST_TIMINGS) process.stderr.write(`${timings.sort().join('\n')}\n`);
   if (failing.length > 0) process.stdout.write(`\n${failing.join('\n').trimEnd()}\n`);
   totals.set('duration_ms', performance.now() - started);
   for (const [name, value] of totals) process.stdout.write(`ℹ ${name} ${name === 'duration_ms' ? value.toFixed(0) : value}\n`);
