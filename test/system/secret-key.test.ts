@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -10,6 +10,8 @@ import { prepareDatabase } from '../../src/db/prepare.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { createKeyFileOnce, readKeyFile } from '../../src/modules/secret-key/key-file.ts';
+import { resolveSecretKey } from '../../src/modules/secret-key/resolve.ts';
 import { Dispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { verifyStandardWebhook, verifyWebhookSignature } from '../../src/webhooks.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
@@ -165,6 +167,25 @@ for (const engine of engines()) {
     });
 
     if (engine === 'sqlite') {
+      test('two processes starting at once on a new database make one key file and both use it', async () => {
+        const sub = mkdtempSync(join(tmpdir(), 'custops-keyrace-'));
+        const path = join(sub, 'custops.db');
+        const t4 = await createTestDatabase('sqlite', { sqlitePath: path });
+        try {
+          const config = loadConfig({ DATABASE_URL: `sqlite:${path}` });
+          // Both look for the file, find none and create one: each start's awaits interleave with the other's.
+          const [a, b] = await Promise.all([0, 1].map(() => resolveSecretKey(config, t4.handle.db, Date.now())));
+          assert.deepEqual(a.key, b.key);
+          assert.deepEqual(readKeyFile(join(sub, 'secret.key')), a.key);
+          assert.deepEqual(readdirSync(sub).filter((f) => f.startsWith('secret.key')), ['secret.key'], 'no file of either start left beside it');
+          const file = join(sub, 'secret.key');
+          assert.equal(createKeyFileOnce(file, randomBytes(32)), false, 'an existing key file is kept');
+          assert.deepEqual(readKeyFile(file), a.key);
+        } finally {
+          await t4.drop();
+        }
+      });
+
       test('the generated key file lives beside the database; missing or replaced, the start is refused naming it', async () => {
         const sub = mkdtempSync(join(tmpdir(), 'custops-keyfile-'));
         const url = `sqlite:${join(sub, 'db', 'custops.db')}`;

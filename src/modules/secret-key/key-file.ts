@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { decodeSecretKey } from '../../config.ts';
 import { sqlitePath } from '../../db/database.ts';
@@ -36,6 +36,26 @@ export function writeKeyFile(file: string, key: Buffer, exclusive: boolean): voi
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Creates the key file with `key` unless one exists, atomically: the key is written to a file of
+ * this process's own and linked into place, so a process starting at the same moment either
+ * creates it or finds it complete, never empty or half-written, and both then read the same key.
+ * Returns whether this call created it.
+ */
+export function createKeyFileOnce(file: string, key: Buffer): boolean {
+  const own = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  writeKeyFile(own, key, true);
+  try {
+    linkSync(own, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    rmSync(own, { force: true });
   }
 }
 

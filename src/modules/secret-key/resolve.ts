@@ -1,7 +1,7 @@
 import { ConfigError, type Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { fingerprintOf, opens, readFingerprint, recordFingerprint, sampleCiphertext, shortFingerprint } from './fingerprint.ts';
-import { generateKey, keyFileExists, keyFilePath, nextKeyFile, promoteNextKey, readKeyFile, writeKeyFile } from './key-file.ts';
+import { createKeyFileOnce, generateKey, keyFileExists, keyFilePath, nextKeyFile, promoteNextKey, readKeyFile } from './key-file.ts';
 
 export interface ResolvedKey {
   key: Buffer;
@@ -42,7 +42,8 @@ export async function resolveSecretKey(config: Config, db: Db, now: number): Pro
               'restore the file from your backup or set CUSTOPS_SECRET_KEY to that key (a new key would make the secrets unreadable)',
           );
         }
-        writeKeyFile(file, generateKey(), true);
+        // Another process starting at the same moment may create it first: then both read that one.
+        createKeyFileOnce(file, generateKey());
       }
       resolved = { key: readKeyFile(file), source: 'file', file };
     }
