@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=8 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50
 // The CLI entry point. The first line sets how the process holds memory (docs/operations.md, Memory);
 // the npm scripts set the same:
 // - V8's young generation is capped at 8 MB per semi-space (V8 would grow it to 32 MB on a large
@@ -7,8 +7,10 @@
 //   alive (V8 lets it double or more on a fast machine). Under load the garbage of requests that
 //   outlived the young generation piles up until then, with the native buffers it holds, and the
 //   process keeps the pages it grew to: the resident size ratcheted up with each pile.
-// - glibc keeps at most two malloc arenas (the main thread's and one for every other thread)
-//   instead of up to eight per core, each holding its own freed memory. Other allocators ignore it.
+// glibc reads MALLOC_ARENA_MAX=2 (at most two malloc arenas) only from the environment at process
+// start: the npm scripts set it, and docs/operations.md asks a service's environment to. It is not
+// in this line because package managers turn `env -S` lines into launchers of their own, and pnpm's
+// takes the first word after -S as the program.
 // In a checkout, npm puts the project's pinned Node.js (24 LTS) first on PATH
 // and the TypeScript sources run with native type stripping; an installed package has no sources
 // and runs the compiled dist/ (built by `npm run build`, and by prepack before `npm pack`).
