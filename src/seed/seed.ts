@@ -17,6 +17,8 @@ export interface SeedOptions {
   mode?: 'direct' | 'triggers';
   /** Progress lines (stderr in the CLI). */
   progress?: (line: string) => void;
+  /** Deals drawn at a time (UNIT below by default); tests set a small one to seed several batches. */
+  unit?: number;
 }
 
 export type SeedCounts = Record<'users' | 'orgs' | 'contacts' | 'deals' | 'deal_status_history' | 'deal_activities' | 'tickets' | 'support_logs', number>;
@@ -101,7 +103,7 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
     if (process.env.SEED_DEBUG) log(`  analytics_daily ${daily.length} rows ${(performance.now() - t0).toFixed(0)} ms (cpu ${cpuMs(cpu0)} ms)`);
     await writer.addCounts('list_counts', ['account_id', 'list', 'bucket', 'shard'], lists);
   };
-  const unit = UNIT[handle.dialect];
+  const unit = o.unit ?? UNIT[handle.dialect];
   const batch = unit * UNITS_PER_BATCH[handle.dialect];
   /** Draws the batch of deals from `first`, unit by unit, with its share of tickets, and takes the rollups they imply from the tally. */
   const draw = (first: number): Batch => {

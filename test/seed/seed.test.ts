@@ -76,11 +76,12 @@ for (const engine of engines()) {
     });
     after(() => t.drop());
 
-    test('bulk writes leave the same rollups as the row triggers, and the same rows for the same seed', async () => {
+    test('bulk writes leave the same rollups as the row triggers, and the same rows for the same seed, over several batches', async () => {
       const direct = await newAccount(db, 'direct');
       const triggered = await newAccount(db, 'triggered');
-      const a = await seedAccount(t.handle, clock, { accountId: direct, deals: DEALS, seed: 7, mode: 'direct' });
-      const b = await seedAccount(t.handle, clock, { accountId: triggered, deals: DEALS, seed: 7, mode: 'triggers' });
+      // Units of 70 deals: six units, so several batches (and on PostgreSQL two written side by side).
+      const a = await seedAccount(t.handle, clock, { accountId: direct, deals: DEALS, seed: 7, mode: 'direct', unit: 70 });
+      const b = await seedAccount(t.handle, clock, { accountId: triggered, deals: DEALS, seed: 7, mode: 'triggers', unit: 70 });
       assert.deepEqual(a, b);
       assert.deepEqual(await dealValues(db, direct), await dealValues(db, triggered));
       const rollups = await normalizedRollups(db, direct);
@@ -136,5 +137,27 @@ for (const engine of engines()) {
         .executeTakeFirstOrThrow();
       assert.equal(Number(afterCount.n), Number(before.n));
     });
+
+    if (engine === 'sqlite') {
+      test('a seed that fails inside its transaction leaves the row triggers and foreign-key checks as they were, and nothing written', async () => {
+        const triggers = async () =>
+          (await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'trigger' order by name`.execute(db)).rows;
+        const before = await triggers();
+        // The search index refuses an account id past its range (2^23): the first transaction fails after the seed dropped the triggers it replays.
+        const beyond = 2 ** 23;
+        await db.insertInto('accounts').values({ id: beyond, name: 'beyond', created_at: clock.now() }).execute();
+        await assert.rejects(seedAccount(t.handle, clock, { accountId: beyond, deals: 200, seed: 1, unit: 50 }));
+        assert.deepEqual(await triggers(), before, 'every trigger is back, as it was');
+        assert.equal(Number((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db)).rows[0].foreign_keys), 1);
+        for (const table of ['users', 'orgs', 'contacts', 'deals', 'list_counts'] as const) {
+          const n = await db
+            .selectFrom(table)
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('account_id', '=', beyond)
+            .executeTakeFirstOrThrow();
+          assert.equal(Number(n.n), 0, table);
+        }
+      });
+    }
   });
 }
