@@ -153,6 +153,16 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
       await writeTally(writer, b.daily, b.lists);
     });
   let people: People = { users: [], supportUsers: [], orgs: [], contactsByOrg: [] };
+  /** Closes every writer and rebuilds the lost reasons, each whatever the others do; returns what failed. */
+  const cleanUp = async (): Promise<unknown[]> => {
+    const errors: unknown[] = [];
+    for (const writer of writers) await writer.close().catch((err: unknown) => errors.push(err));
+    // Kept by row triggers, which bulk writes bypass; rebuilt from the account's deals (small: a row per
+    // month and reason), also when a batch failed, so the committed batches' lost reasons are counted.
+    // Between a batch's commit and this rebuild (and after a killed seed) they lag the deals.
+    await rebuildLostReasons(handle.db, A).catch((err: unknown) => errors.push(err));
+    return errors;
+  };
   try {
     // Team users by a fixed e-mail: a second seed of the same account reuses them.
     const wanted = userRows(A, plan.users, w);
@@ -227,13 +237,13 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
       await Promise.all(running);
     }
     if (failure) throw failure.err;
-  } finally {
-    for (const writer of writers) await writer.close();
-    // Kept by row triggers, which bulk writes bypass; rebuilt from the account's deals (small: a row per
-    // month and reason), also when a batch failed, so the committed batches' lost reasons are counted.
-    // Between a batch's commit and this rebuild (and after a killed seed) they lag the deals.
-    await rebuildLostReasons(handle.db, A);
+  } catch (err) {
+    // The error that stopped the seed is the one it throws; failures of the clean-up after it are logged.
+    for (const e of await cleanUp()) log(`seed: after the failure, cleaning up failed too: ${e instanceof Error ? e.message : String(e)}`);
+    throw err;
   }
+  const cleanupErrors = await cleanUp();
+  if (cleanupErrors.length > 0) throw cleanupErrors[0];
   await refreshStatistics(handle, log);
   log(`seed: planner statistics refreshed, ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return counts;

@@ -70,7 +70,16 @@ function replayOf(table: string, sql: string): Replay | null {
 const TRIGGER_TABLES: SeedTable[] = ['deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'orgs', 'contacts'];
 
 export async function openWriter(handle: DatabaseHandle, mode: 'direct' | 'triggers'): Promise<BulkWriter> {
-  if (handle.dialect === 'postgres') return postgresWriter(await handle.pool!.connect(), mode);
+  if (handle.dialect === 'postgres') {
+    const client = await handle.pool!.connect();
+    try {
+      return await postgresWriter(client, mode);
+    } catch (err) {
+      // Its set-up failed: the connection goes back to the pool (discarded), or closing the pool would wait for it.
+      client.release(err as Error);
+      throw err;
+    }
+  }
   return sqliteWriter(handle.sqlite!.raw, mode);
 }
 
@@ -216,24 +225,28 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
     direct,
     async transaction(fn) {
       db.exec('begin immediate');
-      // SQLite has no per-session switch for triggers: they are dropped and created again inside the
-      // transaction, which no other connection can observe (one writer at a time; readers see the last commit).
-      // The search index triggers are replayed by `insert` over each insert's new rows, in id order: the
-      // same entries, in the same order, as row by row.
-      const triggers = direct
-        ? (db
-            .prepare(
-              `select name, tbl_name as tbl, sql from sqlite_master where type = 'trigger' and tbl_name in (${TRIGGER_TABLES.map(() => '?').join(', ')})`,
-            )
-            .all(...TRIGGER_TABLES) as { name: string; tbl: string; sql: string }[])
-        : [];
-      replays.clear();
-      for (const t of triggers) {
-        const replay = SEARCH_INSERT.test(t.name) ? replayOf(t.tbl, t.sql) : null;
-        if (replay) replays.set(t.tbl, [...(replays.get(t.tbl) ?? []), replay]);
-      }
-      const saved = triggers.filter((t) => REPRODUCED.test(t.name) || (SEARCH_INSERT.test(t.name) && replays.has(t.tbl)));
       try {
+        // SQLite has no per-session switch for triggers: they are dropped and created again inside the
+        // transaction, which no other connection can observe (one writer at a time; readers see the last commit).
+        // The search index triggers are replayed by `insert` over each insert's new rows, in id order: the
+        // same entries, in the same order, as row by row.
+        const triggers = direct
+          ? (db
+              .prepare(
+                `select name, tbl_name as tbl, sql from sqlite_master where type = 'trigger' and tbl_name in (${TRIGGER_TABLES.map(() => '?').join(', ')})`,
+              )
+              .all(...TRIGGER_TABLES) as { name: string; tbl: string; sql: string }[])
+          : [];
+        replays.clear();
+        const replayed = new Set<string>();
+        for (const t of triggers) {
+          const replay = SEARCH_INSERT.test(t.name) ? replayOf(t.tbl, t.sql) : null;
+          if (!replay) continue;
+          replays.set(t.tbl, [...(replays.get(t.tbl) ?? []), replay]);
+          replayed.add(t.name);
+        }
+        // Only the triggers whose effect the seed writes itself: the rollup ones, and each search trigger it replays.
+        const saved = triggers.filter((t) => REPRODUCED.test(t.name) || replayed.has(t.name));
         for (const t of saved) db.exec(`drop trigger ${t.name}`);
         const result = await fn();
         for (const t of saved) db.exec(t.sql);

@@ -177,7 +177,11 @@ for (const engine of engines()) {
           const [a, b] = await Promise.all([0, 1].map(() => resolveSecretKey(config, t4.handle.db, Date.now())));
           assert.deepEqual(a.key, b.key);
           assert.deepEqual(readKeyFile(join(sub, 'secret.key')), a.key);
-          assert.deepEqual(readdirSync(sub).filter((f) => f.startsWith('secret.key')), ['secret.key'], 'no file of either start left beside it');
+          assert.deepEqual(
+            readdirSync(sub).filter((f) => f.startsWith('secret.key')),
+            ['secret.key'],
+            'no file of either start left beside it',
+          );
           const file = join(sub, 'secret.key');
           assert.equal(createKeyFileOnce(file, randomBytes(32)), false, 'an existing key file is kept');
           assert.deepEqual(readKeyFile(file), a.key);
