@@ -10,12 +10,12 @@ import { openDatabase, type Db } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { systemClock } from '../../src/lib/clock.ts';
-import { encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
 import { setConsoleSecurityHeaders } from '../../src/modules/console/console.static.ts';
 import { launchBrowser } from '../../test/browser/helpers/browser.ts';
 import { appearanceMarks, watchAppearances } from '../lib/browser.ts';
 import { log, startServiceChild } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
+import { endpointRow } from '../../test/webhooks/helpers/endpoint-row.ts';
 
 export const name = 'console';
 export const description =
@@ -43,20 +43,17 @@ async function addDeliveries(db: Db, accountId: number, secretKey: Buffer): Prom
   const now = Date.now();
   const { id: endpointId } = await db
     .insertInto('webhook_endpoints')
-    .values({
-      account_id: accountId,
-      name: 'CRM sync',
-      url: 'https://hooks.example.com/custops',
-      event_types: JSON.stringify(['deal.created', 'deal.won']),
-      enabled: true,
-      disabled_reason: null,
-      secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()),
-      previous_secret_encrypted: null,
-      previous_secret_expires_at: null,
-      failing_since: null,
-      created_at: now - 31 * 86_400_000,
-      updated_at: now,
-    })
+    .values(
+      endpointRow({
+        accountId,
+        name: 'CRM sync',
+        url: 'https://hooks.example.com/custops',
+        eventTypes: ['deal.created', 'deal.won'],
+        secretKey,
+        now,
+        createdAt: now - 31 * 86_400_000,
+      }),
+    )
     .returning('id')
     .executeTakeFirstOrThrow();
   const statuses = ['sent', 'sent', 'sent', 'sent', 'failed', 'sent', 'sent', 'sent', 'failed', 'sent'] as const;

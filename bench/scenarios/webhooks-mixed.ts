@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
 import { makeTestPki, type TestPki } from '../../test/webhooks/helpers/tls.ts';
 import { createScratchDatabase, postgresBaseUrl, seedDeals, type Engine, type ScratchDatabase } from '../lib/deal-data.ts';
 import { cpuMsOf, log, runLoad, startPinnedServer, startServiceChild, LOAD_CORE, type PinnedServer } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
+import { endpointRow } from '../../test/webhooks/helpers/endpoint-row.ts';
 
 export const name = 'webhooks-mixed';
 export const description =
@@ -80,23 +80,9 @@ export async function startService(engine: Engine, receiver: Receiver): Promise<
   try {
     const seed = await seedDeals(db.handle, { deals: 2000, activities: 10_000 });
     const secretKey = randomBytes(32);
-    const now = Date.now();
     await db.handle.db
       .insertInto('webhook_endpoints')
-      .values({
-        account_id: seed.accountId,
-        name: 'bench',
-        url: `${receiver.server.url}/hook`,
-        event_types: JSON.stringify(['deal.activity.created']),
-        enabled: true,
-        disabled_reason: null,
-        secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()),
-        previous_secret_encrypted: null,
-        previous_secret_expires_at: null,
-        failing_since: null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(endpointRow({ accountId: seed.accountId, name: 'bench', url: `${receiver.server.url}/hook`, eventTypes: ['deal.activity.created'], secretKey }))
       .execute();
     const server = await startServiceChild({
       DATABASE_URL: db.url,

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { systemClock } from '../../src/lib/clock.ts';
-import { decryptSecret, encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
+import { decryptSecret } from '../../src/lib/crypto.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { emitEvent } from '../../src/modules/events/outbox.ts';
 import { Dispatcher } from '../../src/modules/webhooks/dispatcher.ts';
@@ -18,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { log, startPinnedServer, LOAD_CORE, SERVER_CORE } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
+import { endpointRow } from '../../test/webhooks/helpers/endpoint-row.ts';
 
 export const name = 'webhooks';
 export const description =
@@ -82,23 +83,9 @@ async function setUp(engine: 'sqlite' | 'postgres', receiverUrl: string): Promis
   await migrateToLatest(database.db);
   const { account } = await createAccount({ db: database.db, clock: systemClock }, { name: 'Bench webhooks' });
   const secretKey = randomBytes(32);
-  const now = Date.now();
   await database.db
     .insertInto('webhook_endpoints')
-    .values({
-      account_id: account.id,
-      name: 'bench',
-      url: `${receiverUrl}/hook`,
-      event_types: JSON.stringify(['deal.won']),
-      enabled: true,
-      disabled_reason: null,
-      secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()),
-      previous_secret_encrypted: null,
-      previous_secret_expires_at: null,
-      failing_since: null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(endpointRow({ accountId: account.id, name: 'bench', url: `${receiverUrl}/hook`, eventTypes: ['deal.won'], secretKey }))
     .execute();
   return {
     database,

@@ -10,11 +10,12 @@ import { main } from '../../src/cli/main.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migrations, migrateToLatest } from '../../src/db/migrate.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
-import { encryptSecret, sha256Hex } from '../../src/lib/crypto.ts';
+import { sha256Hex } from '../../src/lib/crypto.ts';
 import { startServer } from '../../src/server.ts';
 import { runWorker } from '../../src/worker.ts';
 import { createTestDatabase, engines, type EngineName, type TestDatabase } from '../helpers/engines.ts';
 import { waitUntil } from '../webhooks/helpers/processes.ts';
+import { endpointRow } from '../webhooks/helpers/endpoint-row.ts';
 
 const DAY = 86_400_000;
 
@@ -44,20 +45,17 @@ async function deliveredHistory(handle: DatabaseHandle, secretKeyHex: string) {
     .executeTakeFirstOrThrow();
   const { id: endpointId } = await db
     .insertInto('webhook_endpoints')
-    .values({
-      account_id: accountId,
-      name: 'e',
-      url: 'https://hooks.example.com/',
-      event_types: '["deal.won"]',
-      enabled: true,
-      disabled_reason: null,
-      secret_encrypted: encryptSecret(Buffer.from(secretKeyHex, 'hex'), `whsec_${randomBytes(32).toString('base64')}`),
-      previous_secret_encrypted: null,
-      previous_secret_expires_at: null,
-      failing_since: null,
-      created_at: now - 90 * DAY,
-      updated_at: now,
-    })
+    .values(
+      endpointRow({
+        accountId,
+        name: 'e',
+        url: 'https://hooks.example.com/',
+        eventTypes: ['deal.won'],
+        secretKey: Buffer.from(secretKeyHex, 'hex'),
+        now,
+        createdAt: now - 90 * DAY,
+      }),
+    )
     .returning('id')
     .executeTakeFirstOrThrow();
   return {

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { systemClock } from '../../src/lib/clock.ts';
-import { encryptSecret } from '../../src/lib/crypto.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { emitEvent } from '../../src/modules/events/outbox.ts';
 import { verifyWebhookSignature } from '../../src/index.ts';
@@ -13,6 +12,7 @@ import { createTestDatabase, engines, type TestDatabase } from '../helpers/engin
 import { custops, waitUntil } from './helpers/processes.ts';
 import { startReceiver, type Receiver } from './helpers/receiver.ts';
 import { SAMPLE_ENTITIES, testPki } from './helpers/setup.ts';
+import { endpointRow } from './helpers/endpoint-row.ts';
 
 for (const engine of engines()) {
   describe(`custops worker [${engine}]`, () => {
@@ -33,20 +33,7 @@ for (const engine of engines()) {
       const { account } = await createAccount({ db: db.handle.db, clock: systemClock }, { name: 'Worker CLI' });
       await db.handle.db
         .insertInto('webhook_endpoints')
-        .values({
-          account_id: account.id,
-          name: 'w',
-          url: receiver.url('/worker'),
-          event_types: '["deal.won"]',
-          enabled: true,
-          disabled_reason: null,
-          secret_encrypted: encryptSecret(key, secret),
-          previous_secret_encrypted: null,
-          previous_secret_expires_at: null,
-          failing_since: null,
-          created_at: Date.now(),
-          updated_at: Date.now(),
-        })
+        .values(endpointRow({ accountId: account.id, name: 'w', url: receiver.url('/worker'), eventTypes: ['deal.won'], secretKey: key, secret }))
         .execute();
       const worker = custops(['worker'], {
         DATABASE_URL: db.url,

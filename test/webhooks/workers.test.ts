@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { encryptSecret, generateWebhookSecret } from '../../src/lib/crypto.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { emitEvent } from '../../src/modules/events/outbox.ts';
@@ -9,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/engines.ts';
 import { custops, waitUntil, type Child } from './helpers/processes.ts';
 import { startReceiver, type Receiver } from './helpers/receiver.ts';
 import { SAMPLE_ENTITIES, testPki } from './helpers/setup.ts';
+import { endpointRow } from './helpers/endpoint-row.ts';
 
 describe('PostgreSQL: three worker processes', { skip: !process.env.TEST_POSTGRES_URL && 'needs TEST_POSTGRES_URL' }, () => {
   let db: TestDatabase;
@@ -18,23 +18,9 @@ describe('PostgreSQL: three worker processes', { skip: !process.env.TEST_POSTGRE
   const secretKey = randomBytes(32);
 
   async function endpoint(path: string, types: string[]) {
-    const now = Date.now();
     const row = await db.handle.db
       .insertInto('webhook_endpoints')
-      .values({
-        account_id: accountId,
-        name: path,
-        url: receiver.url(path),
-        event_types: JSON.stringify(types),
-        enabled: true,
-        disabled_reason: null,
-        secret_encrypted: encryptSecret(secretKey, generateWebhookSecret()),
-        previous_secret_encrypted: null,
-        previous_secret_expires_at: null,
-        failing_since: null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(endpointRow({ accountId, name: path, url: receiver.url(path), eventTypes: types, secretKey }))
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
