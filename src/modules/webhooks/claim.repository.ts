@@ -172,10 +172,8 @@ export async function releaseLeases(db: Db, ids: number[]): Promise<void> {
   if (ids.length) await db.updateTable('webhook_deliveries').set({ locked_until: null }).where('id', 'in', ids).execute();
 }
 
-/** For the loop's idle check and the metrics. */
-export async function hasDueWork(db: Db, now: number): Promise<boolean> {
-  const ev = await db.selectFrom('events').select('id').where('dispatched_at', 'is', null).limit(1).executeTakeFirst();
-  if (ev) return true;
+/** Whether a due delivery of an enabled endpoint waits unleased (what a claim would take). */
+export async function hasDueUnleased(db: Executor, now: number): Promise<boolean> {
   const d = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
@@ -186,4 +184,10 @@ export async function hasDueWork(db: Db, now: number): Promise<boolean> {
     .limit(1)
     .executeTakeFirst();
   return d !== undefined;
+}
+
+/** For the loop's idle check and the metrics. */
+export async function hasDueWork(db: Db, now: number): Promise<boolean> {
+  const ev = await db.selectFrom('events').select('id').where('dispatched_at', 'is', null).limit(1).executeTakeFirst();
+  return ev !== undefined || hasDueUnleased(db, now);
 }

@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
 import type { DeliveryStatus, WebhookAttemptsTable } from '../../db/schema.ts';
 import * as pgBatch from './dispatch.postgres.ts';
-import type { ClaimedDelivery } from './claim.repository.ts';
+import { hasDueUnleased, type ClaimedDelivery } from './claim.repository.ts';
 
 /** The dispatcher's writes around a delivery: fan-out from the outbox, and the attempt records (claims: claim.repository.ts). */
 
@@ -25,17 +25,7 @@ export async function fanOut(db: Db, now: number, batch: number, claim: pgBatch.
       .limit(batch)
       .execute();
     // Whether a due delivery of an enabled endpoint waits unleased: then the new ones queue behind it.
-    const clear =
-      claim !== null &&
-      (await trx
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-        .select('d.id')
-        .where('d.next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
-        .where('w.enabled', '=', true)
-        .limit(1)
-        .executeTakeFirst()) === undefined;
+    const clear = claim !== null && !(await hasDueUnleased(trx, now));
     if (events.length === 0) return { events: 0, claimed: [], complete: clear };
     const endpoints = await trx
       .selectFrom('webhook_endpoints')
