@@ -5,46 +5,12 @@ import { tableCounts } from '../helpers/counts.ts';
 import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness, type TestAccount } from '../helpers/harness.ts';
 import { assertCommonAuth, assertError } from '../helpers/route-checks.ts';
+import { insertContact, insertOrg } from '../helpers/support-fixtures.ts';
 
 const T0 = Date.UTC(2026, 2, 1);
 
-async function insertOrg(h: Harness, accountId: number, name = 'Org'): Promise<number> {
-  const r = await h.db
-    .insertInto('orgs')
-    .values({ account_id: accountId, name, name_lc: name.toLowerCase(), domain: null, created_at: T0, updated_at: T0 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(r.id);
-}
-
-interface ContactFields {
-  name?: string | null;
-  email?: string | null;
-  phone?: string | null;
-  title?: string | null;
-}
-
-async function insertContact(h: Harness, accountId: number, orgId: number, f: ContactFields, at: number, updated = at): Promise<number> {
-  const name = f.name ?? null;
-  const email = f.email ?? null;
-  const r = await h.db
-    .insertInto('contacts')
-    .values({
-      account_id: accountId,
-      org_id: orgId,
-      name,
-      name_lc: name?.toLowerCase() ?? null,
-      email,
-      email_lc: email?.toLowerCase() ?? null,
-      phone: f.phone ?? null,
-      title: f.title ?? null,
-      created_at: at,
-      updated_at: updated,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(r.id);
-}
+/** An org of the account, made at T0. */
+const addOrg = (h: Harness, accountId: number, name = 'Org') => insertOrg(h, accountId, name, T0);
 
 const ids = (res: { json: () => any }) => res.json().data.map((c: any) => c.id);
 
@@ -59,7 +25,7 @@ for (const engine of engines()) {
   describe(`GET /contacts [${engine}]`, () => {
     test('lists the account contacts newest first with every field', async () => {
       const a = await createTestAccount(h);
-      const org = await insertOrg(h, a.accountId);
+      const org = await addOrg(h, a.accountId);
       const c1 = await insertContact(
         h,
         a.accountId,
@@ -100,9 +66,9 @@ for (const engine of engines()) {
     test('org_id filter; an absent or foreign org is 404 org_not_found', async () => {
       const a = await createTestAccount(h);
       const b = await createTestAccount(h);
-      const o1 = await insertOrg(h, a.accountId, 'One');
-      const o2 = await insertOrg(h, a.accountId, 'Two');
-      const foreign = await insertOrg(h, b.accountId, 'Foreign');
+      const o1 = await addOrg(h, a.accountId, 'One');
+      const o2 = await addOrg(h, a.accountId, 'Two');
+      const foreign = await addOrg(h, b.accountId, 'Foreign');
       const x = await insertContact(h, a.accountId, o1, { name: 'X' }, T0 + 1);
       await insertContact(h, a.accountId, o2, { name: 'Y' }, T0 + 2);
       await insertContact(h, b.accountId, foreign, { name: 'Z' }, T0 + 3);
@@ -117,7 +83,7 @@ for (const engine of engines()) {
 
     test('email is an exact, case-insensitive match', async () => {
       const a = await createTestAccount(h);
-      const org = await insertOrg(h, a.accountId);
+      const org = await addOrg(h, a.accountId);
       const m = await insertContact(h, a.accountId, org, { email: 'Mixed.Case@Example.COM' }, T0 + 1);
       await insertContact(h, a.accountId, org, { email: 'other.mixed.case@example.com' }, T0 + 2);
       const byEmail = async (email: string) => ids(await call(h, 'GET', '/api/v1/contacts', { key: a.key, query: { email } }));
@@ -131,7 +97,7 @@ for (const engine of engines()) {
 
     test('q matches name or e-mail substrings, case-insensitively, metacharacters literally', async () => {
       const a = await createTestAccount(h);
-      const org = await insertOrg(h, a.accountId);
+      const org = await addOrg(h, a.accountId);
       await insertContact(h, a.accountId, org, { name: 'Jürgen Groß' }, T0 + 1);
       await insertContact(h, a.accountId, org, { name: '100% Sure', email: 'sure@example.com' }, T0 + 2);
       await insertContact(h, a.accountId, org, { name: "O'Brien", email: 'o_brien@example.com' }, T0 + 3);
@@ -154,8 +120,8 @@ for (const engine of engines()) {
 
     test('filters combine', async () => {
       const a = await createTestAccount(h);
-      const o1 = await insertOrg(h, a.accountId);
-      const o2 = await insertOrg(h, a.accountId);
+      const o1 = await addOrg(h, a.accountId);
+      const o2 = await addOrg(h, a.accountId);
       const hit = await insertContact(h, a.accountId, o1, { name: 'Sam', email: 'sam@a.io' }, T0 + 1);
       await insertContact(h, a.accountId, o2, { name: 'Sam', email: 'sam@a.io' }, T0 + 2);
       await insertContact(h, a.accountId, o1, { name: 'Samantha', email: 'samantha@a.io' }, T0 + 3);
@@ -166,7 +132,7 @@ for (const engine of engines()) {
 
     test('sort by created_at, updated_at and id in both directions, ties by id', async () => {
       const a = await createTestAccount(h);
-      const org = await insertOrg(h, a.accountId);
+      const org = await addOrg(h, a.accountId);
       const p = await insertContact(h, a.accountId, org, { name: 'p' }, T0 + 10, T0 + 30);
       const q = await insertContact(h, a.accountId, org, { name: 'q' }, T0 + 20, T0 + 10);
       const r = await insertContact(h, a.accountId, org, { name: 'r' }, T0 + 10, T0 + 20);
@@ -188,7 +154,7 @@ for (const engine of engines()) {
 
     test('pagination and bad page values', async () => {
       const a = await createTestAccount(h);
-      const org = await insertOrg(h, a.accountId);
+      const org = await addOrg(h, a.accountId);
       const made = [];
       for (let i = 0; i < 5; i++) made.push(await insertContact(h, a.accountId, org, { name: `c${i}` }, T0 + i));
       const p2 = (await call(h, 'GET', '/api/v1/contacts', { key: a.key, query: { page: 2, per_page: 2 } })).json();
@@ -212,7 +178,7 @@ for (const engine of engines()) {
     test('another account never sees these contacts', async () => {
       const a = await createTestAccount(h);
       const b = await createTestAccount(h);
-      const org = await insertOrg(h, a.accountId);
+      const org = await addOrg(h, a.accountId);
       await insertContact(h, a.accountId, org, { name: 'Hidden', email: 'hidden@example.com' }, T0);
       for (const query of [{}, { q: 'hidden' }, { email: 'hidden@example.com' }] as Record<string, string>[]) {
         assert.equal((await call(h, 'GET', '/api/v1/contacts', { key: b.key, query })).json().pagination.total, 0);
@@ -230,7 +196,7 @@ for (const engine of engines()) {
     test('one contact; absent, malformed and foreign ids are refused', async () => {
       const a = await createTestAccount(h);
       const b = await createTestAccount(h);
-      const org = await insertOrg(h, a.accountId);
+      const org = await addOrg(h, a.accountId);
       const id = await insertContact(h, a.accountId, org, { name: 'Solo', email: 'solo@example.com' }, T0);
       const res = await call(h, 'GET', `/api/v1/contacts/${id}`, { key: a.key });
       assert.deepEqual(res.json(), {
@@ -255,7 +221,7 @@ for (const engine of engines()) {
     let org: number;
     before(async () => {
       a = await createTestAccount(h);
-      org = await insertOrg(h, a.accountId);
+      org = await addOrg(h, a.accountId);
     });
 
     test('creates a contact: 201, Location, lower-cased search columns', async () => {
@@ -287,7 +253,7 @@ for (const engine of engines()) {
 
     test('an absent or foreign org is 404 org_not_found and nothing is written', async () => {
       const b = await createTestAccount(h);
-      const foreign = await insertOrg(h, b.accountId);
+      const foreign = await addOrg(h, b.accountId);
       const before = await tableCounts(h.db);
       assertError(await call(h, 'POST', '/api/v1/contacts', { key: a.key, body: { org_id: foreign, name: 'X' } }), 404, 'org_not_found');
       assertError(await call(h, 'POST', '/api/v1/contacts', { key: a.key, body: { org_id: 987654321, name: 'X' } }), 404, 'org_not_found');

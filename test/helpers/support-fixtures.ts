@@ -4,7 +4,7 @@ import { tableCounts } from './counts.ts';
 import type { Harness } from './harness.ts';
 import { assertError } from './route-checks.ts';
 
-/** Fixture rows for the orgs and support suites, inserted directly (no API) with given timestamps. */
+/** Fixture rows for the orgs, contacts and support suites, inserted directly (no API) with given timestamps. */
 export async function insertOrg(h: Harness, accountId: number, name: string, at = Date.UTC(2026, 0, 1), domain: string | null = null): Promise<number> {
   const r = await h.db
     .insertInto('orgs')
@@ -18,8 +18,9 @@ export async function insertContact(
   h: Harness,
   accountId: number,
   orgId: number,
-  fields: { email?: string | null; name?: string | null },
+  fields: { email?: string | null; name?: string | null; phone?: string | null; title?: string | null },
   at = Date.UTC(2026, 0, 1),
+  updated = at,
 ): Promise<number> {
   const email = fields.email ?? null;
   const name = fields.name ?? null;
@@ -32,10 +33,10 @@ export async function insertContact(
       name_lc: name?.toLowerCase() ?? null,
       email,
       email_lc: email?.toLowerCase() ?? null,
-      phone: null,
-      title: null,
+      phone: fields.phone ?? null,
+      title: fields.title ?? null,
       created_at: at,
-      updated_at: at,
+      updated_at: updated,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
