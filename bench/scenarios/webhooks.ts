@@ -19,6 +19,7 @@ import { availableParallelism } from 'node:os';
 import { log, startPinnedServer, LOAD_CORE, SERVER_CORE } from '../lib/processes.ts';
 import type { BenchOptions } from '../lib/types.ts';
 import { endpointRow } from '../../test/webhooks/helpers/endpoint-row.ts';
+import { wonDeal } from '../../test/webhooks/helpers/sample-entities.ts';
 
 export const name = 'webhooks';
 export const description =
@@ -28,24 +29,7 @@ export const description =
 // A deal.won entity of the real shape (the payload schema types emitEvent): what the service sends.
 const ENTITY = {
   deal_id: 42,
-  deal: {
-    id: 42,
-    org_id: 1,
-    contact_id: null,
-    owner_user_id: null,
-    title: 'Renewal 2027 — enterprise plan',
-    status: 'won' as const,
-    value: '12500.00',
-    currency: 'EUR',
-    payment_customer_id: null,
-    next_followup_at: null,
-    lost_reason: null,
-    closed_at: '2026-11-20T10:00:00.000Z',
-    closed_by_user_id: null,
-    last_activity_at: '2026-11-20T10:00:00.000Z',
-    created_at: '2026-11-01T09:00:00.000Z',
-    updated_at: '2026-11-20T10:00:00.000Z',
-  },
+  deal: wonDeal({ id: 42, org_id: 1, title: 'Renewal 2027 — enterprise plan', value: '12500.00' }),
 };
 const ROUNDS = 3;
 const CONCURRENCY = 10; // the dispatcher's per-endpoint cap: one endpoint, so the baseline gets the same
