@@ -16,3 +16,8 @@ export function formatRelative(value: string | null | undefined, now = Date.now(
   if (abs < 86400) return relative.format(Math.round(seconds / 3600), 'hour');
   return relative.format(Math.round(seconds / 86400), 'day');
 }
+
+/** A contact for people: its name, else its e-mail, else its number. */
+export function contactName(c: { id: number; name: string | null; email: string | null }): string {
+  return c.name ?? c.email ?? `Contact ${c.id}`;
+}

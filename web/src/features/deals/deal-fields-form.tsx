@@ -6,7 +6,7 @@ import { SelectField, TextField } from '../../components/field';
 import { FormError, fieldError } from '../../components/states';
 import { api, unwrap } from '../../lib/api';
 import { fromLocalInput, toLocalInput } from '../../lib/datetime-input';
-import { formatDateTime } from '../../lib/format';
+import { contactName, formatDateTime } from '../../lib/format';
 import { useUsers } from '../../lib/lookups';
 import type { Deal } from '../../lib/schemas';
 
@@ -126,7 +126,7 @@ export function DealFieldsForm({ deal }: { deal: Deal }) {
         <option value="">No contact</option>
         {(contacts.data?.data ?? []).map((c) => (
           <option key={c.id} value={c.id}>
-            {c.name ?? c.email ?? `Contact ${c.id}`}
+            {contactName(c)}
           </option>
         ))}
       </SelectField>

@@ -3,6 +3,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { Fact } from '../../components/facts';
 import { SelectField } from '../../components/field';
 import { LostReasonDialog } from '../../components/lost-reason-dialog';
 import { Page } from '../../components/page';
@@ -99,45 +100,24 @@ export function DealPage() {
     <Page title={d.title}>
       <Related deal={d} />
       <dl className="facts">
-        <div>
-          <dt>Status</dt>
-          <dd>
-            <span className={`status status-${d.status}`}>{STATUS_LABEL[d.status]}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Value</dt>
-          <dd>{formatMoney(d.value, d.currency)}</dd>
-        </div>
-        <div>
-          <dt>Owner</dt>
-          <dd>{userName(d.owner_user_id)}</dd>
-        </div>
+        <Fact label="Status">
+          <span className={`status status-${d.status}`}>{STATUS_LABEL[d.status]}</span>
+        </Fact>
+        <Fact label="Value">{formatMoney(d.value, d.currency)}</Fact>
+        <Fact label="Owner">{userName(d.owner_user_id)}</Fact>
         {d.lost_reason ? (
-          <div>
-            <dt>Lost reason</dt>
-            <dd>
-              {d.lost_reason.label} ({d.lost_reason.code})
-            </dd>
-          </div>
+          <Fact label="Lost reason">
+            {d.lost_reason.label} ({d.lost_reason.code})
+          </Fact>
         ) : null}
         {d.closed_at ? (
-          <div>
-            <dt>Closed</dt>
-            <dd>
-              {formatDateTime(d.closed_at)}
-              {d.closed_by_user_id !== null ? ` by ${userName(d.closed_by_user_id)}` : ''}
-            </dd>
-          </div>
+          <Fact label="Closed">
+            {formatDateTime(d.closed_at)}
+            {d.closed_by_user_id !== null ? ` by ${userName(d.closed_by_user_id)}` : ''}
+          </Fact>
         ) : null}
-        <div>
-          <dt>Last activity</dt>
-          <dd>{formatDateTime(d.last_activity_at)}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>{formatDateTime(d.created_at)}</dd>
-        </div>
+        <Fact label="Last activity">{formatDateTime(d.last_activity_at)}</Fact>
+        <Fact label="Created">{formatDateTime(d.created_at)}</Fact>
       </dl>
       <div className="columns">
         <section aria-labelledby="deal-fields">

@@ -1,5 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api';
+import { contactName } from '../../lib/format';
 
 export interface SearchHit {
   kind: 'Organization' | 'Contact' | 'Deal' | 'Ticket';
@@ -41,7 +42,7 @@ export function useSearchResults(q: string, perKind: number) {
     {
       kind: 'Contact',
       total: contacts.data?.pagination.total ?? 0,
-      hits: (contacts.data?.data ?? []).map((c) => ({ kind: 'Contact', id: c.id, title: c.name ?? c.email ?? `Contact ${c.id}`, detail: c.email ?? '' })),
+      hits: (contacts.data?.data ?? []).map((c) => ({ kind: 'Contact', id: c.id, title: contactName(c), detail: c.email ?? '' })),
     },
     {
       kind: 'Deal',

@@ -7,6 +7,7 @@ import { OrgPicker } from '../../components/org-picker';
 import { FormError, fieldError } from '../../components/states';
 import { TextAreaField } from '../../components/textarea-field';
 import { api, unwrap } from '../../lib/api';
+import { contactName } from '../../lib/format';
 
 /**
  * Opens a ticket for an organization and one of its contacts (or a new contact by e-mail),
@@ -78,7 +79,7 @@ export function NewTicketDialog({ isOpen, onClose, initialOrg }: { isOpen: boole
           <option value="">A new contact (by e-mail)</option>
           {(contacts.data?.data ?? []).map((c) => (
             <option key={c.id} value={c.id}>
-              {c.name ?? c.email ?? `Contact ${c.id}`}
+              {contactName(c)}
             </option>
           ))}
         </SelectField>

@@ -3,6 +3,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { Fact } from '../../components/facts';
 import { SelectField, TextField } from '../../components/field';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
@@ -197,36 +198,14 @@ export function TicketPage() {
         ) : null}
       </p>
       <dl className="facts">
-        <div>
-          <dt>Status</dt>
-          <dd>
-            <span className={`status status-${t.status}`}>{TICKET_STATUS_LABEL[t.status]}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Owner</dt>
-          <dd>{userName(t.owner_user_id)}</dd>
-        </div>
-        <div>
-          <dt>Channel</dt>
-          <dd>{t.channel}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>{formatDateTime(t.created_at)}</dd>
-        </div>
-        {t.closed_at ? (
-          <div>
-            <dt>Closed</dt>
-            <dd>{formatDateTime(t.closed_at)}</dd>
-          </div>
-        ) : null}
-        {t.external_reference ? (
-          <div>
-            <dt>External reference</dt>
-            <dd>{t.external_reference}</dd>
-          </div>
-        ) : null}
+        <Fact label="Status">
+          <span className={`status status-${t.status}`}>{TICKET_STATUS_LABEL[t.status]}</span>
+        </Fact>
+        <Fact label="Owner">{userName(t.owner_user_id)}</Fact>
+        <Fact label="Channel">{t.channel}</Fact>
+        <Fact label="Created">{formatDateTime(t.created_at)}</Fact>
+        {t.closed_at ? <Fact label="Closed">{formatDateTime(t.closed_at)}</Fact> : null}
+        {t.external_reference ? <Fact label="External reference">{t.external_reference}</Fact> : null}
       </dl>
       <p className="details">{t.details}</p>
       <div className="columns">
