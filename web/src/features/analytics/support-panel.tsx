@@ -1,4 +1,5 @@
 import type { SupportReport } from './reports';
+import { DataTable, EmptyRow } from '../../components/data-table';
 import { FigureList, Panel } from './figures';
 
 type Support = SupportReport;
@@ -17,36 +18,23 @@ export function SupportPanel({ report }: { report: Support }) {
   return (
     <Panel id="support" title="Support">
       <FigureList metric="support" values={report} changes={c} figures={FIGURES} />
-      <div className="table-wrap">
-        <table className="table compact">
-          <caption>Customers with the most tickets in the period</caption>
-          <thead>
-            <tr>
-              <th scope="col">Organization</th>
-              <th scope="col">Created</th>
-              <th scope="col">Closed</th>
-              <th scope="col">Updates</th>
-              <th scope="col">Open now</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.by_customer.length === 0 ? (
-              <tr>
-                <td colSpan={5}>No support activity in the period.</td>
-              </tr>
-            ) : null}
-            {report.by_customer.slice(0, 10).map((r) => (
-              <tr key={r.org_id}>
-                <th scope="row">{r.name}</th>
-                <td className="num">{r.created}</td>
-                <td className="num">{r.closed}</td>
-                <td className="num">{r.support_updates}</td>
-                <td className="num">{r.currently_open}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Customers with the most tickets in the period"
+        columns={['Organization', 'Created', 'Closed', 'Updates', 'Open now']}
+        className="table compact"
+        showCaption
+      >
+        {report.by_customer.length === 0 ? <EmptyRow columns={5}>No support activity in the period.</EmptyRow> : null}
+        {report.by_customer.slice(0, 10).map((r) => (
+          <tr key={r.org_id}>
+            <th scope="row">{r.name}</th>
+            <td className="num">{r.created}</td>
+            <td className="num">{r.closed}</td>
+            <td className="num">{r.support_updates}</td>
+            <td className="num">{r.currently_open}</td>
+          </tr>
+        ))}
+      </DataTable>
     </Panel>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { OrgPicker } from '../../components/org-picker';
+import { DataTable } from '../../components/data-table';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, Loading } from '../../components/states';
@@ -43,39 +44,25 @@ export function ContactsListPage() {
       {contacts.data && contacts.data.data.length === 0 ? <Empty>No contact matches.</Empty> : null}
       {contacts.data && contacts.data.data.length > 0 ? (
         <>
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">Contacts</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Phone</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">Organization</th>
-                </tr>
-              </thead>
-              <tbody>
-                {contacts.data.data.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      <Link to="/contacts/$contactId" params={{ contactId: String(c.id) }}>
-                        {c.name ?? `Contact ${c.id}`}
-                      </Link>
-                    </td>
-                    <td>{c.email ?? '—'}</td>
-                    <td>{c.phone ?? '—'}</td>
-                    <td>{c.title ?? '—'}</td>
-                    <td>
-                      <Link to="/orgs/$orgId" params={{ orgId: String(c.org_id) }}>
-                        Organization #{c.org_id}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="Contacts" columns={['Name', 'E-mail', 'Phone', 'Title', 'Organization']} className="table">
+            {contacts.data.data.map((c) => (
+              <tr key={c.id}>
+                <td>
+                  <Link to="/contacts/$contactId" params={{ contactId: String(c.id) }}>
+                    {c.name ?? `Contact ${c.id}`}
+                  </Link>
+                </td>
+                <td>{c.email ?? '—'}</td>
+                <td>{c.phone ?? '—'}</td>
+                <td>{c.title ?? '—'}</td>
+                <td>
+                  <Link to="/orgs/$orgId" params={{ orgId: String(c.org_id) }}>
+                    Organization #{c.org_id}
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
           <Pager pagination={contacts.data.pagination} onPage={(page) => change({ page })} />
         </>
       ) : null}

@@ -3,6 +3,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
+import { DataTable } from '../../components/data-table';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, Loading } from '../../components/states';
@@ -44,33 +45,20 @@ export function OrgsListPage() {
       ) : null}
       {orgs.data && orgs.data.data.length > 0 ? (
         <>
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">Organizations</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Domain</th>
-                  <th scope="col">External ids</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {orgs.data.data.map((o) => (
-                  <tr key={o.id}>
-                    <td>
-                      <Link to="/orgs/$orgId" params={{ orgId: String(o.id) }}>
-                        {o.name}
-                      </Link>
-                    </td>
-                    <td>{o.domain ?? '—'}</td>
-                    <td>{o.external_ids.length === 0 ? '—' : o.external_ids.map((x) => `${x.source_app}: ${x.external_org_id}`).join(', ')}</td>
-                    <td>{formatDateTime(o.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="Organizations" columns={['Name', 'Domain', 'External ids', 'Created']} className="table">
+            {orgs.data.data.map((o) => (
+              <tr key={o.id}>
+                <td>
+                  <Link to="/orgs/$orgId" params={{ orgId: String(o.id) }}>
+                    {o.name}
+                  </Link>
+                </td>
+                <td>{o.domain ?? '—'}</td>
+                <td>{o.external_ids.length === 0 ? '—' : o.external_ids.map((x) => `${x.source_app}: ${x.external_org_id}`).join(', ')}</td>
+                <td>{formatDateTime(o.created_at)}</td>
+              </tr>
+            ))}
+          </DataTable>
           <Pager pagination={orgs.data.pagination} onPage={(page) => void navigate({ search: (prev) => ({ ...prev, page }) })} />
         </>
       ) : null}

@@ -5,6 +5,7 @@ import { Button } from '../../components/button';
 import { SelectField, TextField } from '../../components/field';
 import { UserFilter } from '../../components/user-filter';
 import { OrgPicker } from '../../components/org-picker';
+import { DataTable } from '../../components/data-table';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, Loading } from '../../components/states';
@@ -97,39 +98,24 @@ export function TicketsListPage() {
       ) : null}
       {tickets.data && tickets.data.data.length > 0 ? (
         <>
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">{VIEW_LABEL[view]} tickets</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Owner</th>
-                  <th scope="col">Channel</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tickets.data.data.map((t) => (
-                  <tr key={t.id}>
-                    <td>
-                      <Link to="/tickets/$ticketId" params={{ ticketId: String(t.id) }}>
-                        {t.title}
-                      </Link>
-                    </td>
-                    <td>
-                      <span className={`status status-${t.status}`}>{TICKET_STATUS_LABEL[t.status]}</span>
-                    </td>
-                    <td>{userName(t.owner_user_id)}</td>
-                    <td>{t.channel}</td>
-                    <td>{formatDateTime(t.created_at)}</td>
-                    <td>{formatDateTime(t.updated_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption={`${VIEW_LABEL[view]} tickets`} columns={['Title', 'Status', 'Owner', 'Channel', 'Created', 'Updated']} className="table">
+            {tickets.data.data.map((t) => (
+              <tr key={t.id}>
+                <td>
+                  <Link to="/tickets/$ticketId" params={{ ticketId: String(t.id) }}>
+                    {t.title}
+                  </Link>
+                </td>
+                <td>
+                  <span className={`status status-${t.status}`}>{TICKET_STATUS_LABEL[t.status]}</span>
+                </td>
+                <td>{userName(t.owner_user_id)}</td>
+                <td>{t.channel}</td>
+                <td>{formatDateTime(t.created_at)}</td>
+                <td>{formatDateTime(t.updated_at)}</td>
+              </tr>
+            ))}
+          </DataTable>
           <Pager pagination={tickets.data.pagination} onPage={(page) => change({ page })} />
         </>
       ) : null}

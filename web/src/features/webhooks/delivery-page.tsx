@@ -1,6 +1,7 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { DataTable, EmptyRow } from '../../components/data-table';
 import { Page } from '../../components/page';
 import { formatDateTime } from '../../lib/format';
 import { canManage, useSession } from '../../lib/session';
@@ -53,49 +54,29 @@ export function DeliveryPage() {
       </dl>
 
       <h2>Attempts</h2>
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">Every attempt, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Trigger</th>
-              <th scope="col">Status code</th>
-              <th scope="col">Error</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Requested</th>
-              <th scope="col">Response body</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.attempts_log.map((a) => (
-              <tr key={a.id}>
-                <td>{a.attempt_number}</td>
-                <td>{a.trigger}</td>
-                <td>{a.status_code === 0 ? 'no response' : a.status_code}</td>
-                <td>{a.error ?? '—'}</td>
-                <td>{a.duration_ms} ms</td>
-                <td>{formatDateTime(a.requested_at)}</td>
-                <td>
-                  {a.response_body ? (
-                    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take focus so the keyboard can scroll it (axe scrollable-region-focusable)
-                    <pre className="response-body" tabIndex={0}>
-                      {a.response_body}
-                    </pre>
-                  ) : (
-                    <span className="muted">empty</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {d.attempts_log.length === 0 ? (
-              <tr>
-                <td colSpan={7}>No attempt yet; this page refreshes until the first one.</td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Every attempt, oldest first" columns={['#', 'Trigger', 'Status code', 'Error', 'Duration', 'Requested', 'Response body']}>
+        {d.attempts_log.map((a) => (
+          <tr key={a.id}>
+            <td>{a.attempt_number}</td>
+            <td>{a.trigger}</td>
+            <td>{a.status_code === 0 ? 'no response' : a.status_code}</td>
+            <td>{a.error ?? '—'}</td>
+            <td>{a.duration_ms} ms</td>
+            <td>{formatDateTime(a.requested_at)}</td>
+            <td>
+              {a.response_body ? (
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take focus so the keyboard can scroll it (axe scrollable-region-focusable)
+                <pre className="response-body" tabIndex={0}>
+                  {a.response_body}
+                </pre>
+              ) : (
+                <span className="muted">empty</span>
+              )}
+            </td>
+          </tr>
+        ))}
+        {d.attempts_log.length === 0 ? <EmptyRow columns={7}>No attempt yet; this page refreshes until the first one.</EmptyRow> : null}
+      </DataTable>
 
       <h2>Payload</h2>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take focus so the keyboard can scroll it (axe scrollable-region-focusable) */}

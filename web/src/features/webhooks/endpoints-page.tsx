@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { DataTable } from '../../components/data-table';
 import { Page } from '../../components/page';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { canManage, useSession } from '../../lib/session';
@@ -31,54 +32,40 @@ export function EndpointsPage() {
       }
     >
       {endpoints.error ? <Alert>{endpoints.error.message}</Alert> : null}
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">Webhook endpoints with their last 24 hours</caption>
-          <thead>
-            <tr>
-              <th scope="col">Endpoint</th>
-              <th scope="col">Events</th>
-              <th scope="col">Status</th>
-              <th scope="col">Success, last 24 h</th>
-              <th scope="col">Last failure</th>
+      <DataTable caption="Webhook endpoints with their last 24 hours" columns={['Endpoint', 'Events', 'Status', 'Success, last 24 h', 'Last failure']}>
+        {endpoints.data?.data.map((e) => {
+          const h = byEndpoint.get(e.id);
+          return (
+            <tr key={e.id}>
+              <td>
+                <Link to="/webhooks/endpoints/$endpointId" params={{ endpointId: String(e.id) }}>
+                  {e.name}
+                </Link>
+                <div className="muted mono">{e.url}</div>
+              </td>
+              <td className="mono">{e.event_types.join(', ')}</td>
+              <td>
+                {e.enabled ? <span className="badge badge-ok">Enabled</span> : <span className="badge badge-bad">Disabled</span>}
+                {e.disabled_reason ? <div className="muted">{e.disabled_reason}</div> : null}
+              </td>
+              <td>
+                {h && h.success_rate !== null ? `${h.success_rate}% of ${h.attempts}` : 'no attempts'}
+                {h && h.pending > 0 ? <div className="muted">{h.pending} waiting</div> : null}
+              </td>
+              <td title={formatDateTime(h?.last_failure_at)}>
+                {h?.last_failure_at
+                  ? `${formatRelative(h.last_failure_at)}: ${h.last_failure_error}${h.last_failure_status ? ` (${h.last_failure_status})` : ''}`
+                  : '—'}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {endpoints.data?.data.map((e) => {
-              const h = byEndpoint.get(e.id);
-              return (
-                <tr key={e.id}>
-                  <td>
-                    <Link to="/webhooks/endpoints/$endpointId" params={{ endpointId: String(e.id) }}>
-                      {e.name}
-                    </Link>
-                    <div className="muted mono">{e.url}</div>
-                  </td>
-                  <td className="mono">{e.event_types.join(', ')}</td>
-                  <td>
-                    {e.enabled ? <span className="badge badge-ok">Enabled</span> : <span className="badge badge-bad">Disabled</span>}
-                    {e.disabled_reason ? <div className="muted">{e.disabled_reason}</div> : null}
-                  </td>
-                  <td>
-                    {h && h.success_rate !== null ? `${h.success_rate}% of ${h.attempts}` : 'no attempts'}
-                    {h && h.pending > 0 ? <div className="muted">{h.pending} waiting</div> : null}
-                  </td>
-                  <td title={formatDateTime(h?.last_failure_at)}>
-                    {h?.last_failure_at
-                      ? `${formatRelative(h.last_failure_at)}: ${h.last_failure_error}${h.last_failure_status ? ` (${h.last_failure_status})` : ''}`
-                      : '—'}
-                  </td>
-                </tr>
-              );
-            })}
-            {endpoints.data && endpoints.data.data.length === 0 ? (
-              <tr>
-                <td colSpan={5}>No endpoints yet. Add one to receive events as they happen.</td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+        {endpoints.data && endpoints.data.data.length === 0 ? (
+          <tr>
+            <td colSpan={5}>No endpoints yet. Add one to receive events as they happen.</td>
+          </tr>
+        ) : null}
+      </DataTable>
       {manage ? <EndpointFormDialog isOpen={adding} onOpenChange={setAdding} /> : null}
     </Page>
   );
