@@ -27,6 +27,16 @@ for (const engine of engines()) {
       assert.equal(res.statusCode, 200, res.body);
       return res.json();
     };
+    /** The sum of an account's funnel stage counts in the daily rollup. */
+    const funnelRollupTotal = async (accountId: number) => {
+      const r = await h.db
+        .selectFrom('analytics_daily')
+        .select((e) => e.fn.sum<number>('n').as('n'))
+        .where('account_id', '=', accountId)
+        .where('fact', '=', 'funnel_stage')
+        .executeTakeFirstOrThrow();
+      return Number(r.n ?? 0);
+    };
 
     test('a period that is not whole days reads the records: the fixture plus one lost deal at 23:59:59.999 before it', async () => {
       const a = await createTestAccount(h);
@@ -227,13 +237,7 @@ for (const engine of engines()) {
       assert.deepEqual(await funnel({ range: 'last_month' }), [1, 1, 0, 1, 0]);
       await h.db.deleteFrom('deals').where('id', '=', id).execute();
       assert.deepEqual(await funnel({ range: 'last_month' }), [0, 0, 0, 0, 0]);
-      const left = await h.db
-        .selectFrom('analytics_daily')
-        .select((e) => e.fn.sum<number>('n').as('n'))
-        .where('account_id', '=', a.accountId)
-        .where('fact', '=', 'funnel_stage')
-        .executeTakeFirstOrThrow();
-      assert.equal(Number(left.n), 1, 'only the lost deal is left in the funnel rollup, at new');
+      assert.equal(await funnelRollupTotal(a.accountId), 1, 'only the lost deal is left in the funnel rollup, at new');
     });
 
     test('the funnel counts each history stage once per deal (the documented example), from the rollup, the records and a rebuilt rollup', async () => {
@@ -272,13 +276,7 @@ for (const engine of engines()) {
       assert.deepEqual(await funnel({}), { ...expected, new: 3 });
       await h.db.deleteFrom('orgs').where('id', '=', o).execute();
       assert.deepEqual(await funnel({}), { new: 0, qualified: 0, proposal: 0, negotiation: 0, won: 0 });
-      const left = await h.db
-        .selectFrom('analytics_daily')
-        .select((e) => e.fn.sum<number>('n').as('n'))
-        .where('account_id', '=', a.accountId)
-        .where('fact', '=', 'funnel_stage')
-        .executeTakeFirstOrThrow();
-      assert.equal(Number(left.n ?? 0), 0);
+      assert.equal(await funnelRollupTotal(a.accountId), 0);
     });
 
     test('property: for random records, the rollup (this_year) and the records (the same year as date-times) give the same JSON', async () => {
@@ -376,6 +374,15 @@ for (const engine of engines()) {
           const iso = (ms: number) => new Date(ms).toISOString().slice(0, -1);
           for (const r of records) {
             const closedAt = r.created + (r.closedAfter ?? 0);
+            // An 'update' moves the record to another owner, org and dates, and its activity or log with it.
+            const shift = r.next.moved * dayMs;
+            const mover = users[r.next.owner];
+            const moved = (closed: boolean) => ({
+              owner_user_id: mover,
+              org_id: orgs[r.next.org],
+              created_at: r.created + shift,
+              closed_at: closed ? closedAt + shift : null,
+            });
             if (DEAL.includes(r.status)) {
               const closed = r.status === 'won' || r.status === 'lost';
               const id = await deal(h, a.accountId, {
@@ -394,19 +401,16 @@ for (const engine of engines()) {
                 await h.db
                   .updateTable('deals')
                   .set({
+                    ...moved(nextClosed),
                     status: next as 'new',
-                    owner_user_id: users[r.next.owner],
-                    org_id: orgs[r.next.org],
-                    created_at: r.created + r.next.moved * dayMs,
-                    closed_at: nextClosed ? closedAt + r.next.moved * dayMs : null,
-                    closed_by_user_id: nextClosed ? users[r.next.owner] : null,
+                    closed_by_user_id: nextClosed ? mover : null,
                     lost_reason_label: next === 'lost' ? 'Changed' : null,
                   })
                   .where('id', '=', id)
                   .execute();
                 await h.db
                   .updateTable('deal_activities')
-                  .set({ event_type: 'call', user_id: users[r.next.owner], created_at: closedAt + r.next.moved * dayMs })
+                  .set({ event_type: 'call', user_id: mover, created_at: closedAt + shift })
                   .where('deal_id', '=', id)
                   .execute();
               }
@@ -424,18 +428,12 @@ for (const engine of engines()) {
               if (r.after === 'update') {
                 await h.db
                   .updateTable('tickets')
-                  .set({
-                    status: next as 'open',
-                    owner_user_id: users[r.next.owner],
-                    org_id: orgs[r.next.org],
-                    created_at: r.created + r.next.moved * dayMs,
-                    closed_at: next === 'closed' ? closedAt + r.next.moved * dayMs : null,
-                  })
+                  .set({ ...moved(next === 'closed'), status: next as 'open' })
                   .where('id', '=', t)
                   .execute();
                 await h.db
                   .updateTable('support_logs')
-                  .set({ author_user_id: users[r.next.owner], created_at: closedAt + r.next.moved * dayMs })
+                  .set({ author_user_id: mover, created_at: closedAt + shift })
                   .where('ticket_id', '=', t)
                   .execute();
               }
