@@ -9,6 +9,7 @@ import { OrgPicker } from '../../components/org-picker';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, Loading } from '../../components/states';
+import { FilterForm } from '../../components/filter-form';
 import { api, unwrap } from '../../lib/api';
 import { compact } from '../../lib/url-search';
 import type { ActivitySearch } from './activity-search';
@@ -52,7 +53,7 @@ export function ActivityFeedPage() {
     void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? next.page : undefined }) });
   return (
     <Page title="Activity">
-      <form className="filters" aria-label="Filter activity" onSubmit={(e) => e.preventDefault()}>
+      <FilterForm label="Filter activity">
         <SelectField label="Source" value={search.source ?? 'all'} onChange={(e) => change({ source: e.target.value as ActivitySearch['source'] })}>
           <option value="all">Deals and tickets</option>
           <option value="timeline">Deal timelines</option>
@@ -65,7 +66,7 @@ export function ActivityFeedPage() {
         <TextField label="From" type="date" value={search.from ?? ''} onChange={(e) => change({ from: e.target.value || undefined })} />
         <TextField label="To" type="date" value={search.to ?? ''} onChange={(e) => change({ to: e.target.value || undefined })} />
         <Button onClick={() => void navigate({ search: {} })}>Clear filters</Button>
-      </form>
+      </FilterForm>
       <p className="muted">The feed holds the newest 500 entries of each source that match.</p>
       {feed.isPending ? <Loading label="Loading activity…" /> : null}
       {feed.isError ? <ErrorState error={feed.error} onRetry={() => void feed.refetch()} /> : null}

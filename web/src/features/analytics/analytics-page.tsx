@@ -5,6 +5,7 @@ import { Button } from '../../components/button';
 import { SelectField, TextField } from '../../components/field';
 import { Page } from '../../components/page';
 import { ErrorState, Loading } from '../../components/states';
+import { FilterForm } from '../../components/filter-form';
 import { compact } from '../../lib/url-search';
 import { ActivityMixPanel } from './activity-mix-panel';
 import { analyticsQuery, PRESET_LABEL, PRESETS, type AnalyticsSearch } from './analytics-search';
@@ -24,14 +25,7 @@ function RangePicker({ search, onChange }: { search: AnalyticsSearch; onChange: 
   const [to, setTo] = useState(search.to ?? '');
   const range = search.range ?? 'this_month';
   return (
-    <form
-      className="filters"
-      aria-label="Analytics period"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onChange({ ...search, range: 'custom', from: from || undefined, to: to || undefined });
-      }}
-    >
+    <FilterForm label="Analytics period" onSubmit={() => onChange({ ...search, range: 'custom', from: from || undefined, to: to || undefined })}>
       <SelectField
         label="Period"
         value={range}
@@ -61,7 +55,7 @@ function RangePicker({ search, onChange }: { search: AnalyticsSearch; onChange: 
         <input type="checkbox" checked={search.compare ?? false} onChange={(e) => onChange({ ...search, compare: e.target.checked || undefined })} />
         <span>Compare with the previous period</span>
       </label>
-    </form>
+    </FilterForm>
   );
 }
 

@@ -8,6 +8,7 @@ import { DataTable } from '../../components/data-table';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, Loading } from '../../components/states';
+import { FilterForm } from '../../components/filter-form';
 import { api, unwrap } from '../../lib/api';
 import { compact } from '../../lib/url-search';
 
@@ -27,18 +28,11 @@ export function ContactsListPage() {
     void navigate({ search: (prev) => compact({ ...prev, ...next, page: 'page' in next ? (next.page as number) : undefined }) });
   return (
     <Page title="Contacts">
-      <form
-        className="filters"
-        aria-label="Search contacts"
-        onSubmit={(e) => {
-          e.preventDefault();
-          change({ q: q.trim() || undefined });
-        }}
-      >
+      <FilterForm label="Search contacts" onSubmit={() => change({ q: q.trim() || undefined })}>
         <TextField label="Name or e-mail contains" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
         <Button type="submit">Search</Button>
         <OrgPicker value={search.org_id} onChange={(org_id) => change({ org_id })} />
-      </form>
+      </FilterForm>
       {contacts.isPending ? <Loading label="Loading contacts…" /> : null}
       {contacts.isError ? <ErrorState error={contacts.error} onRetry={() => void contacts.refetch()} /> : null}
       {contacts.data && contacts.data.data.length === 0 ? <Empty>No contact matches.</Empty> : null}

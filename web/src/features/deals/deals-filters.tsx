@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from '../../components/button';
+import { FilterForm } from '../../components/filter-form';
 import { SelectField, TextField } from '../../components/field';
 import { UserFilter } from '../../components/user-filter';
 import { OrgPicker } from '../../components/org-picker';
@@ -18,14 +19,7 @@ export function DealsFilters({ search, onChange }: { search: DealsSearch; onChan
     />
   );
   return (
-    <form
-      className="filters"
-      aria-label="Filter deals"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onChange({ q: q.trim() || undefined });
-      }}
-    >
+    <FilterForm label="Filter deals" onSubmit={() => onChange({ q: q.trim() || undefined })}>
       <TextField label="Title contains" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
       <Button type="submit">Search</Button>
       <SelectField label="Status" value={search.status ?? ''} onChange={(e) => onChange({ status: (e.target.value || undefined) as DealsSearch['status'] })}>
@@ -57,6 +51,6 @@ export function DealsFilters({ search, onChange }: { search: DealsSearch; onChan
           </Button>
         </p>
       ) : null}
-    </form>
+    </FilterForm>
   );
 }

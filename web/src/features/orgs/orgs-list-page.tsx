@@ -7,6 +7,7 @@ import { DataTable } from '../../components/data-table';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, Loading } from '../../components/states';
+import { FilterForm } from '../../components/filter-form';
 import { api, unwrap } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { compact } from '../../lib/url-search';
@@ -25,17 +26,10 @@ export function OrgsListPage() {
   });
   return (
     <Page title="Organizations">
-      <form
-        className="filters"
-        aria-label="Search organizations"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void navigate({ search: compact({ q: q.trim() || undefined }) });
-        }}
-      >
+      <FilterForm label="Search organizations" onSubmit={() => void navigate({ search: compact({ q: q.trim() || undefined }) })}>
         <TextField label="Name or domain contains" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
         <Button type="submit">Search</Button>
-      </form>
+      </FilterForm>
       {orgs.isPending ? <Loading label="Loading organizations…" /> : null}
       {orgs.isError ? <ErrorState error={orgs.error} onRetry={() => void orgs.refetch()} /> : null}
       {orgs.data && orgs.data.data.length === 0 ? (

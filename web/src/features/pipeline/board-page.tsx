@@ -2,6 +2,7 @@ import { DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type 
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Alert } from '../../components/alert';
+import { FilterForm } from '../../components/filter-form';
 import { LostReasonDialog } from '../../components/lost-reason-dialog';
 import { UserFilter } from '../../components/user-filter';
 import { OrgPicker } from '../../components/org-picker';
@@ -54,14 +55,7 @@ export function BoardPage() {
 
   return (
     <Page title="Pipeline">
-      <form
-        className="filters"
-        aria-label="Filter the board"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setFilters({ q: qInput.trim() || undefined });
-        }}
-      >
+      <FilterForm label="Filter the board" onSubmit={() => setFilters({ q: qInput.trim() || undefined })}>
         <UserFilter value={search.owner} onChange={(owner) => setFilters({ owner })} />
         <OrgPicker value={search.org} onChange={(org) => setFilters({ org })} />
         <TextField
@@ -71,7 +65,7 @@ export function BoardPage() {
           onChange={(e) => setQInput(e.target.value)}
           onBlur={() => setFilters({ q: qInput.trim() || undefined })}
         />
-      </form>
+      </FilterForm>
       {move.isError && !losing ? <Alert>Could not move the deal: {move.error.message}. The board shows the saved state.</Alert> : null}
       {move.isSuccess ? (
         <Alert tone="success">

@@ -1,6 +1,7 @@
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/button';
+import { FilterForm } from '../../components/filter-form';
 import { TextField } from '../../components/field';
 import { Page } from '../../components/page';
 import { SearchResults } from './search-results';
@@ -16,16 +17,10 @@ export function SearchPage() {
   const results = useSearchResults(q, 25);
   return (
     <Page title="Search">
-      <form
-        className="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void navigate({ search: text.trim() ? { q: text.trim() } : {} });
-        }}
-      >
+      <FilterForm onSubmit={() => void navigate({ search: text.trim() ? { q: text.trim() } : {} })}>
         <TextField label="Search for" type="search" value={text} onChange={(e) => setText(e.target.value)} />
         <Button type="submit">Search</Button>
-      </form>
+      </FilterForm>
       <SearchResults q={q} results={results} />
     </Page>
   );

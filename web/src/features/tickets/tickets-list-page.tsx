@@ -9,6 +9,7 @@ import { DataTable } from '../../components/data-table';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, Loading } from '../../components/states';
+import { FilterForm } from '../../components/filter-form';
 import { api, unwrap } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useUserName } from '../../lib/lookups';
@@ -63,14 +64,7 @@ export function TicketsListPage() {
           ))}
         </ul>
       </nav>
-      <form
-        className="filters"
-        aria-label="Filter tickets"
-        onSubmit={(e) => {
-          e.preventDefault();
-          change({ q: q.trim() || undefined });
-        }}
-      >
+      <FilterForm label="Filter tickets" onSubmit={() => change({ q: q.trim() || undefined })}>
         <TextField label="Title contains" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
         <Button type="submit">Search</Button>
         <OrgPicker value={search.org_id} onChange={(org_id) => change({ org_id })} />
@@ -88,7 +82,7 @@ export function TicketsListPage() {
           <option value="desc">Descending</option>
           <option value="asc">Ascending</option>
         </SelectField>
-      </form>
+      </FilterForm>
       {tickets.isPending ? <Loading label="Loading tickets…" /> : null}
       {tickets.isError ? <ErrorState error={tickets.error} onRetry={() => void tickets.refetch()} /> : null}
       {tickets.data && tickets.data.data.length === 0 ? (

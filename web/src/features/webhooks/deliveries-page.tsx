@@ -1,5 +1,6 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
+import { FilterForm } from '../../components/filter-form';
 import { SelectField, TextField } from '../../components/field';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
@@ -16,7 +17,7 @@ export function DeliveriesPage() {
   const set = (patch: Partial<DeliveryFilters>) => navigate({ search: (prev) => ({ ...prev, ...patch, page: undefined }) });
   return (
     <Page title="Webhook deliveries">
-      <form className="filters" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
+      <FilterForm label="Filter deliveries">
         <SelectField label="Status" value={filters.status ?? ''} onChange={(e) => set({ status: (e.target.value || undefined) as DeliveryFilters['status'] })}>
           <option value="">Any</option>
           <option value="pending">pending</option>
@@ -49,7 +50,7 @@ export function DeliveriesPage() {
         </SelectField>
         <TextField label="From" type="date" value={filters.from ?? ''} onChange={(e) => set({ from: e.target.value || undefined })} />
         <TextField label="To" type="date" value={filters.to ?? ''} onChange={(e) => set({ to: e.target.value || undefined })} />
-      </form>
+      </FilterForm>
       {deliveries.error ? <Alert>{deliveries.error.message}</Alert> : null}
       <p className="muted" role="status">
         {deliveries.data ? `${deliveries.data.pagination.total} deliveries` : 'Loading…'}
