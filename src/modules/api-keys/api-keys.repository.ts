@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql } from 'kysely';
 import { countRows } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
+import type { ApiKeysTable } from '../../db/schema.ts';
 
 export function findKeyByHash(db: Executor, secretHash: string) {
   return db
@@ -10,18 +11,8 @@ export function findKeyByHash(db: Executor, secretHash: string) {
     .executeTakeFirst();
 }
 
-export function insertKey(
-  db: Executor,
-  row: {
-    account_id: number;
-    name: string;
-    prefix: string;
-    secret_hash: string;
-    scopes: string | null;
-    rate_limit_per_minute: number | null;
-    created_at: number;
-  },
-) {
+/** A new key: every column but those a key gains later (revocation, last use). */
+export function insertKey(db: Executor, row: Omit<ApiKeysTable, 'id' | 'revoked_at' | 'last_used_at'>) {
   return db.insertInto('api_keys').values(row).returning(['id']).executeTakeFirstOrThrow();
 }
 
