@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { DealActivitiesTable, SupportLogsTable } from '../../db/schema.ts';
+import type { ActivitySource } from './activity.schemas.ts';
 
 export interface ActivityFilter {
   orgId?: number;
@@ -16,46 +19,88 @@ export interface FeedKey {
 }
 
 /**
- * The newest `cap` deal activities matching the filter, keys only: an index range scan on
+ * The feed's two sources: entries of an org written by a user on a parent record (a deal or a
+ * ticket, which names the contact). Each names its table, its author and parent columns, the
+ * parent table, the filter that narrows to one parent, and the columns of its own content.
+ */
+const SOURCES = {
+  timeline: {
+    table: 'deal_activities',
+    author: 'user_id',
+    parent: 'deal_id',
+    parents: 'deals',
+    parentFilter: 'dealId',
+    content: ['event_type', 'message', 'outcome', 'deal_id'],
+  },
+  support_log: {
+    table: 'support_logs',
+    author: 'author_user_id',
+    parent: 'ticket_id',
+    parents: 'tickets',
+    parentFilter: 'ticketId',
+    content: ['note', 'channel', 'ticket_id'],
+  },
+} as const;
+
+/**
+ * The newest `cap` entries of `source` matching the filter, keys only: an index range scan on
  * (account_id, created_at, id) or on the org / user index, never a full table read.
  */
-export function timelineKeys(db: Executor, accountId: number, f: ActivityFilter, cap: number): Promise<FeedKey[]> {
-  let q = db.selectFrom('deal_activities').select(['id', 'created_at']).where('account_id', '=', accountId);
+export function feedKeys(db: Executor, source: ActivitySource, accountId: number, f: ActivityFilter, cap: number): Promise<FeedKey[]> {
+  const s = SOURCES[source];
+  const parentId = f[s.parentFilter];
+  let q = db.selectFrom(s.table).select(['id', 'created_at']).where('account_id', '=', accountId);
   if (f.orgId !== undefined) q = q.where('org_id', '=', f.orgId);
-  if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
-  if (f.dealId !== undefined) q = q.where('deal_id', '=', f.dealId);
+  if (f.userId !== undefined) q = q.where(s.author, '=', f.userId);
+  if (parentId !== undefined) q = q.where(s.parent, '=', parentId);
   if (f.from !== null) q = q.where('created_at', '>=', f.from);
   if (f.to !== null) q = q.where('created_at', '<=', f.to);
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(cap).execute();
 }
 
-export function supportLogKeys(db: Executor, accountId: number, f: ActivityFilter, cap: number): Promise<FeedKey[]> {
-  let q = db.selectFrom('support_logs').select(['id', 'created_at']).where('account_id', '=', accountId);
-  if (f.orgId !== undefined) q = q.where('org_id', '=', f.orgId);
-  if (f.userId !== undefined) q = q.where('author_user_id', '=', f.userId);
-  if (f.ticketId !== undefined) q = q.where('ticket_id', '=', f.ticketId);
-  if (f.from !== null) q = q.where('created_at', '>=', f.from);
-  if (f.to !== null) q = q.where('created_at', '<=', f.to);
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(cap).execute();
+/** The parent record (a deal or a ticket), as far as the feed reads it. */
+interface Parent {
+  id: number;
+  contact_id: number | null;
 }
 
-/** Deal activities of one page, with their author, org and the deal's contact. */
-export function timelineRows(db: Executor, accountId: number, ids: number[]) {
+/** What a page's row carries besides its source's content: the entry's key and org, its author, and the parent's contact. */
+interface Joined {
+  id: number;
+  org_id: number;
+  created_at: number;
+  org_name: string;
+  user_id: number | null;
+  user_display_name: string | null;
+  user_email: string | null;
+  contact_id: number | null;
+  contact_name: string | null;
+  contact_email: string | null;
+}
+
+export type TimelineRow = Joined & Pick<DealActivitiesTable, (typeof SOURCES.timeline.content)[number]>;
+export type SupportLogRow = Joined & Pick<SupportLogsTable, (typeof SOURCES.support_log.content)[number]>;
+interface FeedRows {
+  timeline: TimelineRow;
+  support_log: SupportLogRow;
+}
+
+/** Entries of `source` of one page, with their author, org and the parent's contact. */
+export function feedRows<S extends ActivitySource>(db: Executor, source: S, accountId: number, ids: number[]): Promise<FeedRows[S][]> {
   if (ids.length === 0) return Promise.resolve([]);
+  const s = SOURCES[source];
+  const entry = (column: string) => db.dynamic.ref(`e.${column}`);
   return db
-    .selectFrom('deal_activities as a')
-    .innerJoin('orgs as o', 'o.id', 'a.org_id')
-    .innerJoin('deals as d', 'd.id', 'a.deal_id')
-    .leftJoin('users as u', 'u.id', 'a.user_id')
-    .leftJoin('contacts as c', 'c.id', 'd.contact_id')
+    .selectFrom(db.dynamic.table(s.table).as('e'))
+    .innerJoin('orgs as o', 'o.id', 'e.org_id')
+    .innerJoin(sql<Parent>`${sql.table(s.parents)}`.as('p'), (join) => join.onRef('p.id', '=', entry(s.parent)))
+    .leftJoin('users as u', (join) => join.onRef('u.id', '=', entry(s.author)))
+    .leftJoin('contacts as c', 'c.id', 'p.contact_id')
     .select([
-      'a.id',
-      'a.event_type',
-      'a.message',
-      'a.outcome',
-      'a.deal_id',
-      'a.org_id',
-      'a.created_at',
+      'e.id',
+      ...s.content.map(entry),
+      'e.org_id',
+      'e.created_at',
       'o.name as org_name',
       'u.id as user_id',
       'u.display_name as user_display_name',
@@ -64,39 +109,7 @@ export function timelineRows(db: Executor, accountId: number, ids: number[]) {
       'c.name as contact_name',
       'c.email as contact_email',
     ])
-    .where('a.account_id', '=', accountId)
-    .where('a.id', 'in', ids)
-    .execute();
+    .where('e.account_id', '=', accountId)
+    .where('e.id', 'in', ids)
+    .execute() as Promise<FeedRows[S][]>;
 }
-
-/** Support logs of one page, with their author, org and the ticket's contact. */
-export function supportLogRows(db: Executor, accountId: number, ids: number[]) {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('support_logs as l')
-    .innerJoin('orgs as o', 'o.id', 'l.org_id')
-    .innerJoin('tickets as t', 't.id', 'l.ticket_id')
-    .leftJoin('users as u', 'u.id', 'l.author_user_id')
-    .leftJoin('contacts as c', 'c.id', 't.contact_id')
-    .select([
-      'l.id',
-      'l.note',
-      'l.channel',
-      'l.ticket_id',
-      'l.org_id',
-      'l.created_at',
-      'o.name as org_name',
-      'u.id as user_id',
-      'u.display_name as user_display_name',
-      'u.email as user_email',
-      'c.id as contact_id',
-      'c.name as contact_name',
-      'c.email as contact_email',
-    ])
-    .where('l.account_id', '=', accountId)
-    .where('l.id', 'in', ids)
-    .execute();
-}
-
-export type TimelineRow = Awaited<ReturnType<typeof timelineRows>>[number];
-export type SupportLogRow = Awaited<ReturnType<typeof supportLogRows>>[number];

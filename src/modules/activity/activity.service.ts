@@ -67,25 +67,18 @@ export async function listActivity(db: Executor, accountId: number, query: Activ
   const merged: MergedKey[] = [];
   // A deal filter matches no support log and a ticket filter no timeline entry.
   if (sources.includes('timeline') && filter.ticketId === undefined) {
-    for (const k of await repo.timelineKeys(db, accountId, filter, ACTIVITY_CAP_PER_SOURCE)) merged.push({ ...k, source: 'timeline' });
+    for (const k of await repo.feedKeys(db, 'timeline', accountId, filter, ACTIVITY_CAP_PER_SOURCE)) merged.push({ ...k, source: 'timeline' });
   }
   if (sources.includes('support_log') && filter.dealId === undefined) {
-    for (const k of await repo.supportLogKeys(db, accountId, filter, ACTIVITY_CAP_PER_SOURCE)) merged.push({ ...k, source: 'support_log' });
+    for (const k of await repo.feedKeys(db, 'support_log', accountId, filter, ACTIVITY_CAP_PER_SOURCE)) merged.push({ ...k, source: 'support_log' });
   }
   merged.sort(newestFirst);
   const offset = offsetOf(page);
   const slice = merged.slice(offset, offset + page.per_page);
+  const idsOf = (source: ActivitySource) => slice.filter((k) => k.source === source).map((k) => k.id);
   const [timeline, logs] = await Promise.all([
-    repo.timelineRows(
-      db,
-      accountId,
-      slice.filter((k) => k.source === 'timeline').map((k) => k.id),
-    ),
-    repo.supportLogRows(
-      db,
-      accountId,
-      slice.filter((k) => k.source === 'support_log').map((k) => k.id),
-    ),
+    repo.feedRows(db, 'timeline', accountId, idsOf('timeline')),
+    repo.feedRows(db, 'support_log', accountId, idsOf('support_log')),
   ]);
   const byKey = new Map<string, ActivityItemView>();
   for (const r of timeline) byKey.set(`timeline:${r.id}`, timelineView(r));
