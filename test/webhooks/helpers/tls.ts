@@ -21,26 +21,13 @@ function openssl(dir: string, args: string[]): void {
 /** A throwaway CA and a server certificate for 127.0.0.1 and localhost, made with the openssl CLI. */
 export function makeTestPki(): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'custops-pki-'));
-  const subj = (cn: string) => ['-subj', `/CN=${cn}`];
-  openssl(dir, [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '2',
-    ...subj('custops test CA'),
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  ]);
-  openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', ...subj('127.0.0.1')]);
+  /** A self-signed certificate `<name>.pem` for `cn` with its key `<name>.key`, valid two days, with the given extensions. */
+  const selfSigned = (name: string, cn: string, extensions: string[]) => {
+    const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '2', '-subj', `/CN=${cn}`];
+    openssl(dir, [...args, ...extensions.flatMap((e) => ['-addext', e])]);
+  };
+  selfSigned('ca', 'custops test CA', ['basicConstraints=critical,CA:TRUE', 'keyUsage=critical,keyCertSign,cRLSign']);
+  openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
   writeFileSync(join(dir, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:rebind.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
   openssl(dir, [
     'x509',
@@ -59,22 +46,7 @@ export function makeTestPki(): TestPki {
     '-extfile',
     'ext.cnf',
   ]);
-  openssl(dir, [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'rogue.key',
-    '-out',
-    'rogue.pem',
-    '-days',
-    '2',
-    ...subj('127.0.0.1'),
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-  ]);
+  selfSigned('rogue', '127.0.0.1', ['subjectAltName=IP:127.0.0.1']);
   const read = (f: string) => readFileSync(join(dir, f), 'utf8');
   return {
     dir,
