@@ -1,17 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api';
 import type { EventType } from '../../lib/types';
+import { EVENT_TYPES as CATALOG } from '../../../../src/modules/events/catalog.ts';
 
-/** The catalog, in the order the forms list it (the type checks each name against the API). */
-export const EVENT_TYPES: EventType[] = [
-  'deal.created',
-  'deal.won',
-  'deal.lost',
-  'deal.activity.created',
-  'support.ticket.opened',
-  'support.ticket.closed',
-  'support.log.created',
-];
+/**
+ * The service's event catalog, in its order (the forms list it so). Typed as the API's own event
+ * type, so a catalog name the API does not accept fails the console's type check.
+ */
+export const EVENT_TYPES: readonly EventType[] = CATALOG;
 
 export interface DeliveryFilters {
   status?: 'pending' | 'sent' | 'failed';
