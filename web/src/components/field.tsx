@@ -112,3 +112,20 @@ export function CheckboxGroup({
     </fieldset>
   );
 }
+
+/**
+ * The choices of a select: first an empty choice named `none` (e.g. "Any") when given, then one
+ * per value, named by `labels` or shown as it is.
+ */
+export function Options<T extends string | number>({ values, labels, none }: { values: readonly T[]; labels?: Readonly<Record<T, string>>; none?: string }) {
+  return (
+    <>
+      {none === undefined ? null : <option value="">{none}</option>}
+      {values.map((v) => (
+        <option key={v} value={v}>
+          {labels ? labels[v] : v}
+        </option>
+      ))}
+    </>
+  );
+}

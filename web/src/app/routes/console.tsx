@@ -1,7 +1,7 @@
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { canManage } from '../../lib/session';
 import { oneOf, pageSearch, positiveInt, text } from '../../lib/search';
-import { deliveriesQuery, endpointsQuery, EVENT_TYPES, healthQuery, type DeliveryFilters } from '../../features/webhooks/api';
+import { DELIVERY_STATUSES, deliveriesQuery, endpointsQuery, EVENT_TYPES, healthQuery, type DeliveryFilters } from '../../features/webhooks/api';
 import { signedInRoute } from './root';
 
 const webhooks = createRoute({
@@ -21,12 +21,10 @@ const webhookEndpoint = createRoute({
   component: lazyRouteComponent(() => import('../../features/webhooks/endpoint-page'), 'EndpointPage'),
 });
 
-const STATUSES = ['pending', 'sent', 'failed'] as const;
-
 /** The deliveries table's filters and page, kept in the URL. */
 function deliverySearch(s: Record<string, unknown>): DeliveryFilters {
   return {
-    status: oneOf(s.status, STATUSES),
+    status: oneOf(s.status, DELIVERY_STATUSES),
     event_type: oneOf(s.event_type, EVENT_TYPES),
     endpoint_id: positiveInt(s.endpoint_id),
     from: text(s.from),

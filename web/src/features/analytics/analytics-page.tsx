@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/button';
-import { SelectField, TextField } from '../../components/field';
+import { Options, SelectField, TextField } from '../../components/field';
 import { Page } from '../../components/page';
 import { ErrorState, Loading } from '../../components/states';
 import { FilterForm } from '../../components/filter-form';
@@ -37,11 +37,7 @@ function RangePicker({ search, onChange }: { search: AnalyticsSearch; onChange: 
           )
         }
       >
-        {PRESETS.map((p) => (
-          <option key={p} value={p}>
-            {PRESET_LABEL[p]}
-          </option>
-        ))}
+        <Options values={PRESETS} labels={PRESET_LABEL} />
         <option value="custom">Custom dates</option>
       </SelectField>
       {range === 'custom' ? (

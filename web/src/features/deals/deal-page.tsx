@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Fact } from '../../components/facts';
-import { SelectField } from '../../components/field';
+import { Options, SelectField } from '../../components/field';
 import { LostReasonDialog } from '../../components/lost-reason-dialog';
 import { Page } from '../../components/page';
 import { RecordPageState } from '../../components/states';
@@ -37,11 +37,7 @@ function StatusControl({ deal }: { deal: Deal }) {
   return (
     <div className="status-control">
       <SelectField label="Status" value={to} onChange={(e) => setTo(e.target.value as DealStatus)}>
-        {DEAL_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {STATUS_LABEL[s]}
-          </option>
-        ))}
+        <Options values={DEAL_STATUSES} labels={STATUS_LABEL} />
       </SelectField>
       <Button
         variant="primary"

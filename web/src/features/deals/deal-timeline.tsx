@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { SelectField } from '../../components/field';
+import { Options, SelectField } from '../../components/field';
 import { Pager } from '../../components/pager';
 import { Empty, ErrorState, FormError, Loading, fieldError } from '../../components/states';
 import { TextAreaField } from '../../components/textarea-field';
@@ -12,7 +12,9 @@ import { useUserName } from '../../lib/lookups';
 
 const KINDS = ['note', 'email', 'call', 'meeting'] as const;
 const KIND_LABEL: Record<(typeof KINDS)[number], string> = { note: 'Note', email: 'Email', call: 'Call', meeting: 'Meeting' };
-type Outcome = 'success' | 'failed' | 'skipped';
+const OUTCOMES = ['success', 'failed', 'skipped'] as const;
+type Outcome = (typeof OUTCOMES)[number];
+const OUTCOME_LABEL: Record<Outcome, string> = { success: 'Success', failed: 'Failed', skipped: 'Skipped' };
 
 /** Logs a note, email, call or meeting (POST /deals/{id}/activities): attributed to the signed-in user by the server. */
 function LogActivityForm({ dealId }: { dealId: number }) {
@@ -45,17 +47,10 @@ function LogActivityForm({ dealId }: { dealId: number }) {
   return (
     <form onSubmit={submit} className="log-form" aria-label="Log an activity" noValidate>
       <SelectField label="Kind" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} error={fieldError(log.error, 'activity_kind')}>
-        {KINDS.map((k) => (
-          <option key={k} value={k}>
-            {KIND_LABEL[k]}
-          </option>
-        ))}
+        <Options values={KINDS} labels={KIND_LABEL} />
       </SelectField>
       <SelectField label="Outcome" value={outcome} onChange={(e) => setOutcome(e.target.value as typeof outcome)} error={fieldError(log.error, 'outcome')}>
-        <option value="">None</option>
-        <option value="success">Success</option>
-        <option value="failed">Failed</option>
-        <option value="skipped">Skipped</option>
+        <Options values={OUTCOMES} labels={OUTCOME_LABEL} none="None" />
       </SelectField>
       <TextAreaField
         label="Message"

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { FilterForm } from '../../components/filter-form';
-import { SelectField, TextField } from '../../components/field';
+import { Options, SelectField, TextField } from '../../components/field';
 import { UserFilter } from '../../components/user-filter';
 import { OrgPicker } from '../../components/org-picker';
 import { DEAL_STATUSES, STATUS_LABEL } from '../../lib/schemas';
@@ -23,12 +23,7 @@ export function DealsFilters({ search, onChange }: { search: DealsSearch; onChan
       <TextField label="Title contains" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
       <Button type="submit">Search</Button>
       <SelectField label="Status" value={search.status ?? ''} onChange={(e) => onChange({ status: (e.target.value || undefined) as DealsSearch['status'] })}>
-        <option value="">Any status</option>
-        {DEAL_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {STATUS_LABEL[s]}
-          </option>
-        ))}
+        <Options values={DEAL_STATUSES} labels={STATUS_LABEL} none="Any status" />
       </SelectField>
       <UserFilter value={search.owner_user_id} onChange={(owner_user_id) => onChange({ owner_user_id })} />
       <OrgPicker value={search.org_id} onChange={(org_id) => onChange({ org_id })} />
@@ -37,11 +32,7 @@ export function DealsFilters({ search, onChange }: { search: DealsSearch; onChan
       {day('updated_from', 'Updated from')}
       {day('updated_to', 'Updated to')}
       <SelectField label="Per page" value={search.per_page ?? 25} onChange={(e) => onChange({ per_page: Number(e.target.value) })}>
-        {PER_PAGE_CHOICES.map((n) => (
-          <option key={n} value={n}>
-            {n}
-          </option>
-        ))}
+        <Options values={PER_PAGE_CHOICES} />
       </SelectField>
       {search.contact_id ? (
         <p className="muted">

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/button';
-import { SelectField, TextField } from '../../components/field';
+import { Options, SelectField, TextField } from '../../components/field';
 import { UserFilter } from '../../components/user-filter';
 import { OrgPicker } from '../../components/org-picker';
 import { DataTable } from '../../components/data-table';
@@ -72,11 +72,7 @@ export function TicketsListPage() {
         <TextField label="Created from" type="date" value={search.created_from ?? ''} onChange={(e) => change({ created_from: e.target.value || undefined })} />
         <TextField label="Created to" type="date" value={search.created_to ?? ''} onChange={(e) => change({ created_to: e.target.value || undefined })} />
         <SelectField label="Sort by" value={search.sort ?? 'created_at'} onChange={(e) => change({ sort: e.target.value as TicketsSearch['sort'] })}>
-          {TICKET_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {SORT_LABEL[s]}
-            </option>
-          ))}
+          <Options values={TICKET_SORTS} labels={SORT_LABEL} />
         </SelectField>
         <SelectField label="Direction" value={search.direction ?? 'desc'} onChange={(e) => change({ direction: e.target.value as 'asc' | 'desc' })}>
           <option value="desc">Descending</option>

@@ -9,8 +9,11 @@ import { EVENT_TYPES as CATALOG } from '../../../../src/modules/events/catalog.t
  */
 export const EVENT_TYPES: readonly EventType[] = CATALOG;
 
+/** A delivery's states, as the deliveries list filters by them. */
+export const DELIVERY_STATUSES = ['pending', 'sent', 'failed'] as const;
+
 export interface DeliveryFilters {
-  status?: 'pending' | 'sent' | 'failed';
+  status?: (typeof DELIVERY_STATUSES)[number];
   event_type?: EventType;
   endpoint_id?: number;
   from?: string;

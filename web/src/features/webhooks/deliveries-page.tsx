@@ -1,11 +1,11 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
 import { FilterForm } from '../../components/filter-form';
-import { SelectField, TextField } from '../../components/field';
+import { Options, SelectField, TextField } from '../../components/field';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import type { EventType } from '../../lib/types';
-import { EVENT_TYPES, useDeliveries, useEndpoints, type DeliveryFilters } from './api';
+import { DELIVERY_STATUSES, EVENT_TYPES, useDeliveries, useEndpoints, type DeliveryFilters } from './api';
 import { DeliveriesTable } from './deliveries-table';
 
 /** Every delivery, filtered by the URL (status, event type, endpoint, time); refreshes itself while any is pending. */
@@ -19,22 +19,14 @@ export function DeliveriesPage() {
     <Page title="Webhook deliveries">
       <FilterForm label="Filter deliveries">
         <SelectField label="Status" value={filters.status ?? ''} onChange={(e) => set({ status: (e.target.value || undefined) as DeliveryFilters['status'] })}>
-          <option value="">Any</option>
-          <option value="pending">pending</option>
-          <option value="sent">sent</option>
-          <option value="failed">failed</option>
+          <Options values={DELIVERY_STATUSES} none="Any" />
         </SelectField>
         <SelectField
           label="Event type"
           value={filters.event_type ?? ''}
           onChange={(e) => set({ event_type: (e.target.value || undefined) as EventType | undefined })}
         >
-          <option value="">Any</option>
-          {EVENT_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
+          <Options values={EVENT_TYPES} none="Any" />
         </SelectField>
         <SelectField
           label="Endpoint"

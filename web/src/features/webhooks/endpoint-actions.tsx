@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { ConfirmDialog, Dialog, FormActions, SecretShownDialog } from '../../components/dialog';
-import { SelectField, TextField } from '../../components/field';
+import { Options, SelectField, TextField } from '../../components/field';
 import { ApiError } from '../../lib/api';
 import type { EventType, WebhookEndpoint } from '../../lib/types';
 import { EVENT_TYPES, useDeleteEndpoint, useRecover, useRotateSecret, useTestSend, useUpdateEndpoint } from './api';
@@ -66,11 +66,7 @@ function TestSendDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onCl
         </p>
         {error ? <Alert>{error}</Alert> : null}
         <SelectField label="Event type" value={type} onChange={(e) => setType(e.target.value as EventType)}>
-          {EVENT_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
+          <Options values={EVENT_TYPES} />
         </SelectField>
         <FormActions submitLabel="Send test" onCancel={onClose} pending={send.isPending} />
       </form>
