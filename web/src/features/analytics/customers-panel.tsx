@@ -1,9 +1,15 @@
 import { Link } from '@tanstack/react-router';
 import type { CustomersReport } from './reports';
-import { Figure, Panel } from './figures';
+import { Figure, FigureList, Panel } from './figures';
 
 type Customers = CustomersReport;
 type Row = { org_id: number; name: string; value: number };
+
+const TOTALS = [
+  { key: 'customers_with_deals_created', label: 'With deals created' },
+  { key: 'customers_with_deals_won', label: 'With deals won' },
+  { key: 'customers_with_tickets_created', label: 'With tickets created' },
+] as const;
 
 function Ranking({ title, rows }: { title: string; rows: Row[] }) {
   return (
@@ -37,31 +43,13 @@ export function CustomersPanel({ report }: { report: Customers }) {
   const c = report.change?.totals;
   return (
     <Panel id="customers" title="Customers">
-      <dl className="figures">
-        <Figure
-          label="With deals created"
-          value={report.totals.customers_with_deals_created}
-          metric="customers.totals.customers_with_deals_created"
-          change={c?.customers_with_deals_created}
-        />
-        <Figure
-          label="With deals won"
-          value={report.totals.customers_with_deals_won}
-          metric="customers.totals.customers_with_deals_won"
-          change={c?.customers_with_deals_won}
-        />
-        <Figure
-          label="With tickets created"
-          value={report.totals.customers_with_tickets_created}
-          metric="customers.totals.customers_with_tickets_created"
-          change={c?.customers_with_tickets_created}
-        />
+      <FigureList metric="customers.totals" values={report.totals} changes={c} figures={TOTALS}>
         <Figure
           label="Open support and open deals now"
           value={report.customers_with_open_support_and_open_deals.count}
           metric="customers.customers_with_open_support_and_open_deals.count"
         />
-      </dl>
+      </FigureList>
       <div className="grid-3">
         <Ranking title="Most deals won" rows={report.rankings.deals_won} />
         <Ranking title="Most activities" rows={report.rankings.activities} />

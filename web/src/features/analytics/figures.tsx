@@ -50,24 +50,27 @@ export function Figure({
 /**
  * Headline figures of one report, each shown with its change when the report compares: the value
  * is `values[key]`, the change `changes[key]`, the metric `${metric}.${key}`. `now` figures (a
- * state of today, not of the period) have no change.
+ * state of today, not of the period) have no change. `children` adds figures from elsewhere in the report.
  */
 export function FigureList<K extends string>({
   metric,
   values,
   changes,
   figures,
+  children,
 }: {
   metric: string;
   values: NoInfer<{ [P in K]: number | string | null }>;
   changes: NoInfer<{ [P in K]?: Change | null }> | null | undefined;
   figures: readonly { key: K; label: string; unit?: string; now?: boolean }[];
+  children?: React.ReactNode;
 }) {
   return (
     <dl className="figures">
       {figures.map((f) => (
         <Figure key={f.key} label={f.label} value={values[f.key]} unit={f.unit} metric={`${metric}.${f.key}`} change={f.now ? null : changes?.[f.key]} />
       ))}
+      {children}
     </dl>
   );
 }

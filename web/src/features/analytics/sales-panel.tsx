@@ -1,7 +1,7 @@
 import type { SalesReport } from './reports';
 import { DataTable, EmptyRow } from '../../components/data-table';
 import { formatMoney } from '../../lib/money';
-import { changeText, ChartFigure, Figure, FigureList, Panel } from './figures';
+import { changeText, ChartFigure, FigureList, Panel } from './figures';
 
 type Sales = SalesReport;
 const STAGES = ['new', 'qualified', 'proposal', 'negotiation', 'won'] as const;
@@ -12,6 +12,12 @@ const FIGURES = [
   { key: 'won', label: 'Won' },
   { key: 'lost', label: 'Lost' },
   { key: 'win_rate', label: 'Win rate', unit: '%' },
+] as const;
+
+const OPEN_PIPELINE = [
+  { key: 'count', label: 'Open deals' },
+  { key: 'overdue_followups', label: 'Overdue follow-ups' },
+  { key: 'deals_without_activity_14d', label: 'No activity in 14 days' },
 ] as const;
 
 /** Sales totals with compare deltas, the funnel, lost reasons and the open pipeline (now). */
@@ -55,15 +61,7 @@ export function SalesPanel({ report }: { report: Sales }) {
             ))}
           </DataTable>
           <h3>Open pipeline now</h3>
-          <dl className="figures">
-            <Figure label="Open deals" value={report.open_pipeline.count} metric="sales.open_pipeline.count" />
-            <Figure label="Overdue follow-ups" value={report.open_pipeline.overdue_followups} metric="sales.open_pipeline.overdue_followups" />
-            <Figure
-              label="No activity in 14 days"
-              value={report.open_pipeline.deals_without_activity_14d}
-              metric="sales.open_pipeline.deals_without_activity_14d"
-            />
-          </dl>
+          <FigureList metric="sales.open_pipeline" values={report.open_pipeline} changes={null} figures={OPEN_PIPELINE} />
           <ChartFigure caption="Open deals by status" bars={{ data: pipeline, category: 'status', value: 'deals', color: '#2f9e44', height: 180 }} />
           <DataTable caption="Open pipeline by status" columns={['Status', 'Deals', 'Value']} className="table compact" showCaption>
             {report.open_pipeline.by_status.map((s) => (
