@@ -13,6 +13,7 @@ import { Random } from '../../src/demo/random.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { userRow } from '../../test/helpers/user-row.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -123,20 +124,7 @@ export async function seedDeals(h: DatabaseHandle, options: { deals: number; act
     if (h.dialect === 'postgres') await sql`alter table deals disable trigger user; alter table deal_activities disable trigger user`.execute(trx);
     const users = await trx
       .insertInto('users')
-      .values(
-        Array.from({ length: 19 }, (_, i) => ({
-          account_id: A,
-          email: `rep${i + 1}@bench.example`,
-          email_lc: `rep${i + 1}@bench.example`,
-          display_name: `Rep ${i + 1}`,
-          role: 'member' as const,
-          is_active: true,
-          support_enabled: false,
-          password_hash: null,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
+      .values(Array.from({ length: 19 }, (_, i) => userRow({ accountId: A, email: `rep${i + 1}@bench.example`, displayName: `Rep ${i + 1}`, at: now })))
       .returning('id')
       .execute();
     const userIds = [owner!.id, ...users.map((u) => Number(u.id))];

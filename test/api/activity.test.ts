@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, type Harness } from '../helpers/harness.ts';
 import { assertCommonAuth, assertError } from '../helpers/route-checks.ts';
+import { userRow } from '../helpers/user-row.ts';
 
 const T0 = Date.UTC(2026, 10, 10, 12, 0, 0);
 const HOUR = 3_600_000;
@@ -23,18 +24,7 @@ async function world(h: Harness) {
     (
       await h.db
         .insertInto('users')
-        .values({
-          account_id: acc,
-          email,
-          email_lc: email,
-          display_name,
-          role: 'member',
-          is_active: true,
-          support_enabled: true,
-          password_hash: null,
-          created_at: T0,
-          updated_at: T0,
-        })
+        .values(userRow({ accountId: acc, email, displayName: display_name, supportEnabled: true, at: T0 }))
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;

@@ -1,26 +1,15 @@
 import type { Harness } from '../helpers/harness.ts';
+import { userRow } from '../helpers/user-row.ts';
 import type { DealStatus, TicketStatus } from '../../src/db/schema.ts';
 
 /** Direct inserts (no service code): the analytics tests own every row they count. */
 export const at = (s: string) => Date.parse(s.endsWith('Z') ? s : `${s}Z`);
 
 export async function user(h: Harness, accountId: number, name: string) {
-  const now = at('2026-01-01T00:00:00');
   const email = `${name.toLowerCase()}-${accountId}@example.com`;
   const r = await h.db
     .insertInto('users')
-    .values({
-      account_id: accountId,
-      email,
-      email_lc: email,
-      display_name: name,
-      role: 'member',
-      is_active: true,
-      support_enabled: true,
-      password_hash: null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(userRow({ accountId, email, displayName: name, supportEnabled: true, at: at('2026-01-01T00:00:00') }))
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(r.id);

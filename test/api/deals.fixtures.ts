@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DealStatus } from '../../src/db/schema.ts';
 import type { Harness } from '../helpers/harness.ts';
+import { userRow } from '../helpers/user-row.ts';
 
 /** Direct inserts for the deals suites: reads are tested on rows the write routes did not make. */
 export async function seedOrg(h: Harness, accountId: number, name = 'Acme'): Promise<number> {
@@ -16,21 +17,9 @@ export async function seedOrg(h: Harness, accountId: number, name = 'Acme'): Pro
 let userN = 0;
 export async function seedUser(h: Harness, accountId: number): Promise<number> {
   const email = `rep${++userN}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const now = Date.now();
   const r = await h.db
     .insertInto('users')
-    .values({
-      account_id: accountId,
-      email,
-      email_lc: email,
-      display_name: 'Rep',
-      role: 'member',
-      is_active: true,
-      support_enabled: false,
-      password_hash: null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(userRow({ accountId, email, displayName: 'Rep', at: Date.now() }))
     .returning('id')
     .executeTakeFirstOrThrow();
   return r.id;

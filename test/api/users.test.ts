@@ -6,6 +6,7 @@ import { tableCounts } from '../helpers/counts.ts';
 import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness, type TestAccount } from '../helpers/harness.ts';
 import { assertCommonAuth, assertError } from '../helpers/route-checks.ts';
+import { userRow } from '../helpers/user-row.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -16,20 +17,10 @@ async function insertUser(
   at: number,
   extra: { is_active?: boolean; role?: 'owner' | 'admin' | 'member'; support_enabled?: boolean } = {},
 ): Promise<number> {
+  const { role, is_active: isActive, support_enabled: supportEnabled } = extra;
   const r = await h.db
     .insertInto('users')
-    .values({
-      account_id: accountId,
-      email,
-      email_lc: email.toLowerCase(),
-      display_name: email.split('@')[0],
-      role: extra.role ?? 'member',
-      is_active: extra.is_active ?? true,
-      support_enabled: extra.support_enabled ?? false,
-      password_hash: 'scrypt$secret-hash-never-shown',
-      created_at: at,
-      updated_at: at,
-    })
+    .values(userRow({ accountId, email, displayName: email.split('@')[0], at, role, isActive, supportEnabled, passwordHash: 'scrypt$secret-hash-never-shown' }))
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(r.id);
