@@ -1,7 +1,8 @@
-import { CompiledQuery, type Compilable } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely, type Selectable, type SelectType } from 'kysely';
 import type pg from 'pg';
 import type { DependencyStatus } from '../lib/dependency-status.ts';
 import type { Db, Executor } from './database.ts';
+import type { Database } from './schema.ts';
 import { engineOf } from './engine.ts';
 import { databaseUnavailable, translateDatabaseError } from './errors.ts';
 import { PgStatement } from './pg-prepared.ts';
@@ -120,6 +121,30 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
       return db.executeQuery<R>(CompiledQuery.raw(compiled.sql, values)).then((r) => r.rows);
     },
   };
+}
+
+/** Tables whose rows belong to an account (an `account_id` column). */
+type AccountTable = { [T in keyof Database]: Database[T] extends { account_id: number } ? T : never }[keyof Database];
+
+/** The database as a prepared row read sees it: any table, any column (its rows are typed by the caller's table). */
+type AnyTables = Record<string, Record<string, unknown>>;
+
+/**
+ * The prepared read of the row of `table` that an account holds under `key = value`, with its
+ * `columns` listed (`everyColumn`): `select <columns> from <table> where account_id = ? and <key> = ?`.
+ */
+export function prepareAccountRow<T extends AccountTable, K extends keyof Database[T] & string>(
+  table: T,
+  columns: readonly (keyof Database[T] & string)[],
+  key: K,
+): PreparedQuery<[accountId: number, value: SelectType<Database[T][K]>], Selectable<Database[T]>> {
+  return prepareQuery<[accountId: number, value: SelectType<Database[T][K]>], Selectable<Database[T]>>((db, accountId, value) =>
+    (db as unknown as Kysely<AnyTables>)
+      .selectFrom(table as string)
+      .select(columns as readonly string[])
+      .where('account_id', '=', accountId)
+      .where(key as string, '=', value),
+  );
 }
 
 /** The error as every query reports it (db/errors.ts), an outage noted as Kysely's query log notes it (database.ts). */

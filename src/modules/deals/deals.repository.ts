@@ -2,7 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
-import { everyColumn, prepareQuery } from '../../db/prepared.ts';
+import { everyColumn, prepareAccountRow } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
 import { countTitledText, noFilterSet, titledFilters, titledSortKey, titledTextPlan, type TextPlan, type TitledFilter } from '../../lib/titled-records.ts';
@@ -118,9 +118,7 @@ const DEAL_COLUMNS = everyColumn<DealsTable>()([
   'updated_at',
 ]);
 
-const dealById = prepareQuery((db, accountId: number, id: number) =>
-  db.selectFrom('deals').select(DEAL_COLUMNS).where('account_id', '=', accountId).where('id', '=', id),
-);
+const dealById = prepareAccountRow('deals', DEAL_COLUMNS, 'id');
 
 export async function findDeal(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
   if (!options.forUpdate) return (await dealById.rows(db, accountId, id))[0];

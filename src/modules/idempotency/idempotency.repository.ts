@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { everyColumn, prepareQuery } from '../../db/prepared.ts';
+import { everyColumn, prepareAccountRow } from '../../db/prepared.ts';
 import type { IdempotencyKeysTable } from '../../db/schema.ts';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
@@ -21,9 +21,7 @@ const KEY_COLUMNS = everyColumn<IdempotencyKeysTable>()([
 ]);
 
 /** Read on every write with a key and on every replay: a prepared query. */
-const keyByName = prepareQuery((db, accountId: number, key: string) =>
-  db.selectFrom('idempotency_keys').select(KEY_COLUMNS).where('account_id', '=', accountId).where('key', '=', key),
-);
+const keyByName = prepareAccountRow('idempotency_keys', KEY_COLUMNS, 'key');
 
 export async function findKey(db: Executor, accountId: number, key: string): Promise<IdempotencyRow | undefined> {
   return (await keyByName.rows(db, accountId, key))[0];
