@@ -10,6 +10,24 @@ import { breakOutbox, historyOf, seedContact, seedOrg, seedUser } from './deals.
 const T0 = Date.UTC(2026, 10, 20, 9, 30, 0, 123);
 const NOW = '2026-11-20T09:30:00.123Z';
 
+/** A deal as POST /deals answers one created now: open, with no optional field set unless `deal` sets it. */
+const createdNow = (deal: { id: number; org_id: number; title: string } & Record<string, unknown>) => ({
+  contact_id: null,
+  owner_user_id: null,
+  status: 'new',
+  value: null,
+  currency: null,
+  payment_customer_id: null,
+  next_followup_at: null,
+  lost_reason: null,
+  closed_at: null,
+  closed_by_user_id: null,
+  last_activity_at: NOW,
+  created_at: NOW,
+  updated_at: NOW,
+  ...deal,
+});
+
 for (const engine of engines()) {
   describe(`POST /deals [${engine}]`, () => {
     let h: Harness;
@@ -24,24 +42,7 @@ for (const engine of engines()) {
       const res = await call(h, 'POST', '/api/v1/deals', { key: a.key, body: { org_id: org, title: 'Pilot' } });
       assert.equal(res.statusCode, 201, res.body);
       const deal = res.json();
-      const expected = {
-        id: deal.id,
-        org_id: org,
-        contact_id: null,
-        owner_user_id: null,
-        title: 'Pilot',
-        status: 'new',
-        value: null,
-        currency: null,
-        payment_customer_id: null,
-        next_followup_at: null,
-        lost_reason: null,
-        closed_at: null,
-        closed_by_user_id: null,
-        last_activity_at: NOW,
-        created_at: NOW,
-        updated_at: NOW,
-      };
+      const expected = createdNow({ id: deal.id, org_id: org, title: 'Pilot' });
       assert.deepEqual(deal, expected);
       assert.equal(res.headers.location, `/api/v1/deals/${deal.id}`);
       assert.deepEqual((await call(h, 'GET', res.headers.location as string, { key: a.key })).json(), expected);
@@ -78,24 +79,21 @@ for (const engine of engines()) {
       };
       const res = await call(h, 'POST', '/api/v1/deals', { key: a.key, body });
       assert.equal(res.statusCode, 201, res.body);
-      assert.deepEqual(res.json(), {
-        id: res.json().id,
-        org_id: org,
-        contact_id: contact,
-        owner_user_id: owner,
-        title: 'Expansion',
-        status: 'proposal',
-        value: '1250.50',
-        currency: 'EUR',
-        payment_customer_id: 'cus_42',
-        next_followup_at: '2026-12-01T10:00:00.000Z',
-        lost_reason: null,
-        closed_at: null,
-        closed_by_user_id: null,
-        last_activity_at: NOW,
-        created_at: NOW,
-        updated_at: NOW,
-      });
+      assert.deepEqual(
+        res.json(),
+        createdNow({
+          id: res.json().id,
+          org_id: org,
+          title: 'Expansion',
+          contact_id: contact,
+          owner_user_id: owner,
+          status: 'proposal',
+          value: '1250.50',
+          currency: 'EUR',
+          payment_customer_id: 'cus_42',
+          next_followup_at: '2026-12-01T10:00:00.000Z',
+        }),
+      );
       for (const [value, text] of [
         [99.99, '99.99'],
         [0, '0.00'],
