@@ -49,3 +49,15 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   if (!response.ok) throw new ApiError(response.status, (error as ApiErrorBody | undefined) ?? null);
   return data as T;
 }
+
+/**
+ * A failed write as the errors of a form: the message for the whole form under `form`, and each
+ * field's reason on its field (an array item such as `scopes.0` on `scopes`), said as
+ * `${refused}: <reason in words>.`
+ */
+export function formErrorsOf(err: unknown, refused: string): Record<string, string> {
+  if (!(err instanceof ApiError)) return { form: 'The server could not be reached.' };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(err.fields)) out[k.split('.')[0]] = `${refused}: ${v.replaceAll('_', ' ')}.`;
+  return { ...out, form: err.message };
+}

@@ -4,7 +4,8 @@ import { CopyButton } from '../../components/copy-button';
 import { Dialog, DoneAction, FormActions } from '../../components/dialog';
 import { SecretField } from '../../components/secret';
 import { CheckboxGroup, TextField } from '../../components/field';
-import { ApiError } from '../../lib/api';
+import { formErrorsOf } from '../../lib/api';
+import { useFormFields } from '../../lib/form-fields';
 import type { ApiKey, Scope } from '../../lib/types';
 import { useCreateKey } from './api';
 import { PRESETS, SCOPE_OPTIONS, scopesOf, type Preset } from './scopes';
@@ -14,19 +15,18 @@ type Created = ApiKey & { secret: string };
 /** The form, then (once created) the secret: shown this one time, with a copy button and an MCP snippet for agents. */
 export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
   const create = useCreateKey();
-  const [name, setName] = useState('');
   const [preset, setPreset] = useState<Preset>('full');
   const [custom, setCustom] = useState<Scope[]>([]);
-  const [rateLimit, setRateLimit] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const { values, field, reset } = useFormFields({ name: '', rate_limit_per_minute: '' }, (f) => errors[f]);
+  const { name, rate_limit_per_minute: rateLimit } = values;
   const [created, setCreated] = useState<Created | null>(null);
 
   function close(open: boolean) {
     if (open) return onOpenChange(true);
-    setName('');
+    reset();
     setPreset('full');
     setCustom([]);
-    setRateLimit('');
     setErrors({});
     setCreated(null);
     onOpenChange(false);
@@ -45,8 +45,7 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
     try {
       setCreated(await create.mutateAsync({ name: name.trim(), scopes, rate_limit_per_minute: rateLimit === '' ? null : Number(rateLimit) }));
     } catch (err) {
-      if (err instanceof ApiError) setErrors({ ...fieldErrors(err.fields), form: err.message });
-      else setErrors({ form: 'The server could not be reached.' });
+      setErrors(formErrorsOf(err, 'The server refused this'));
     }
   }
 
@@ -82,7 +81,7 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
     <Dialog title="Create API key" isOpen={isOpen} onOpenChange={close}>
       <form onSubmit={submit} noValidate>
         {errors.form ? <Alert>{errors.form}</Alert> : null}
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} autoFocus />
+        <TextField label="Name" {...field('name')} autoFocus />
         <fieldset className="field">
           <legend>Access</legend>
           {PRESETS.map((p) => (
@@ -101,20 +100,11 @@ export function CreateKeyDialog({ isOpen, onOpenChange }: { isOpen: boolean; onO
         <TextField
           label="Rate limit (requests per minute)"
           inputMode="numeric"
-          value={rateLimit}
-          onChange={(e) => setRateLimit(e.target.value)}
-          error={errors.rate_limit_per_minute}
+          {...field('rate_limit_per_minute')}
           description="Leave empty for the server's default."
         />
         <FormActions submitLabel="Create key" onCancel={() => close(false)} pending={create.isPending} />
       </form>
     </Dialog>
   );
-}
-
-/** The server names array items `scopes.0`; the form shows them on the field. */
-function fieldErrors(fields: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(fields)) out[k.split('.')[0]] = `The server refused this: ${v.replaceAll('_', ' ')}.`;
-  return out;
 }

@@ -5,6 +5,7 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { api, ApiError, setCsrfToken, unwrap } from '../../lib/api';
+import { useFormFields } from '../../lib/form-fields';
 import { START_PAGE } from '../../lib/session';
 import { preloadPageCode } from './preload';
 
@@ -12,9 +13,9 @@ export function SignInPage() {
   const search = useSearch({ from: '/sign-in' });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string; form?: string }>({});
+  const { values, field } = useFormFields({ email: '', password: '' }, (f) => errors[f]);
+  const { email, password } = values;
   const [pending, setPending] = useState(false);
   const router = useRouter();
   // `/` redirects to the start page: going there directly saves a step, and tells preloading which page comes next.
@@ -54,26 +55,8 @@ export function SignInPage() {
       <form className="card sign-in-card" onSubmit={submit} noValidate aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">Sign in to custops</h1>
         {errors.form ? <Alert>{errors.form}</Alert> : null}
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="username"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={errors.email}
-          required
-        />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
-          required
-        />
+        <TextField label="Email" type="email" name="email" autoComplete="username" {...field('email')} required />
+        <TextField label="Password" type="password" name="password" autoComplete="current-password" {...field('password')} required />
         <Button type="submit" variant="primary" disabled={pending}>
           Sign in
         </Button>

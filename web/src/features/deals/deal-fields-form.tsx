@@ -7,6 +7,7 @@ import { FormError, fieldError } from '../../components/states';
 import { api, unwrap } from '../../lib/api';
 import { fromLocalInput, toLocalInput } from '../../lib/datetime-input';
 import { contactName, formatDateTime } from '../../lib/format';
+import { useFormFields } from '../../lib/form-fields';
 import { useUsers } from '../../lib/lookups';
 import type { Deal } from '../../lib/schemas';
 
@@ -37,7 +38,9 @@ export function DealFieldsForm({ deal }: { deal: Deal }) {
   const queryClient = useQueryClient();
   const users = useUsers();
   const [base, setBase] = useState(deal);
-  const [draft, setDraft] = useState(() => draftOf(deal));
+  // A field's error is the server's reason for it from the last save.
+  const serverError = (name: keyof Draft) => fieldError(save.error, name);
+  const { values: draft, setValues: setDraft, field } = useFormFields(() => draftOf(deal), serverError);
   const contacts = useQuery({
     queryKey: ['contacts', 'of-org', deal.org_id],
     queryFn: () => unwrap(api.GET('/api/v1/contacts', { params: { query: { org_id: deal.org_id, per_page: 100 } } })),
@@ -68,7 +71,6 @@ export function DealFieldsForm({ deal }: { deal: Deal }) {
       void queryClient.invalidateQueries({ queryKey: ['deals'] });
     },
   });
-  const set = (name: keyof Draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
@@ -88,8 +90,8 @@ export function DealFieldsForm({ deal }: { deal: Deal }) {
           </Button>
         </Alert>
       ) : null}
-      <TextField label="Title" value={draft.title} onChange={set('title')} required maxLength={500} error={fieldError(save.error, 'title')} />
-      <SelectField label="Owner" value={draft.owner_user_id} onChange={set('owner_user_id')} error={fieldError(save.error, 'owner_user_id')}>
+      <TextField label="Title" {...field('title')} required maxLength={500} />
+      <SelectField label="Owner" {...field('owner_user_id')}>
         <option value="">Unassigned</option>
         {users
           .filter((u) => u.is_active || String(u.id) === draft.owner_user_id)
@@ -99,30 +101,10 @@ export function DealFieldsForm({ deal }: { deal: Deal }) {
             </option>
           ))}
       </SelectField>
-      <TextField
-        label="Value"
-        inputMode="decimal"
-        value={draft.value}
-        onChange={set('value')}
-        error={fieldError(save.error, 'value')}
-        description="Up to two decimals, e.g. 1250.00"
-      />
-      <TextField
-        label="Currency"
-        value={draft.currency}
-        onChange={set('currency')}
-        maxLength={3}
-        error={fieldError(save.error, 'currency')}
-        description="Three letters, e.g. EUR"
-      />
-      <TextField
-        label="Next follow-up"
-        type="datetime-local"
-        value={draft.next_followup_at}
-        onChange={set('next_followup_at')}
-        error={fieldError(save.error, 'next_followup_at')}
-      />
-      <SelectField label="Contact" value={draft.contact_id} onChange={set('contact_id')} error={fieldError(save.error, 'contact_id')}>
+      <TextField label="Value" inputMode="decimal" {...field('value')} description="Up to two decimals, e.g. 1250.00" />
+      <TextField label="Currency" {...field('currency')} maxLength={3} description="Three letters, e.g. EUR" />
+      <TextField label="Next follow-up" type="datetime-local" {...field('next_followup_at')} />
+      <SelectField label="Contact" {...field('contact_id')}>
         <option value="">No contact</option>
         {(contacts.data?.data ?? []).map((c) => (
           <option key={c.id} value={c.id}>

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
 import { Dialog, FormActions, SecretShownDialog } from '../../components/dialog';
 import { CheckboxGroup, TextField } from '../../components/field';
-import { ApiError } from '../../lib/api';
+import { formErrorsOf } from '../../lib/api';
+import { useFormFields } from '../../lib/form-fields';
 import type { EventType, WebhookEndpoint } from '../../lib/types';
 import { EVENT_TYPES, useCreateEndpoint, useUpdateEndpoint } from './api';
 
@@ -10,18 +11,17 @@ import { EVENT_TYPES, useCreateEndpoint, useUpdateEndpoint } from './api';
 export function EndpointFormDialog({ endpoint, isOpen, onOpenChange }: { endpoint?: WebhookEndpoint; isOpen: boolean; onOpenChange: (open: boolean) => void }) {
   const create = useCreateEndpoint();
   const update = useUpdateEndpoint();
-  const [name, setName] = useState(endpoint?.name ?? '');
-  const [url, setUrl] = useState(endpoint?.url ?? 'https://');
   const [types, setTypes] = useState<EventType[]>((endpoint?.event_types as EventType[] | undefined) ?? []);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const { values, field, reset } = useFormFields({ name: endpoint?.name ?? '', url: endpoint?.url ?? 'https://' }, (f) => errors[f]);
+  const { name, url } = values;
   const [secret, setSecret] = useState<string | null>(null);
 
   function close() {
     setErrors({});
     setSecret(null);
     if (!endpoint) {
-      setName('');
-      setUrl('https://');
+      reset();
       setTypes([]);
     }
     onOpenChange(false);
@@ -49,7 +49,7 @@ export function EndpointFormDialog({ endpoint, isOpen, onOpenChange }: { endpoin
         setSecret((await create.mutateAsync(body)).secret);
       }
     } catch (err) {
-      setErrors(err instanceof ApiError ? { ...fieldsOf(err.fields), form: err.message } : { form: 'The server could not be reached.' });
+      setErrors(formErrorsOf(err, 'Refused by the server'));
     }
   }
 
@@ -71,15 +71,8 @@ export function EndpointFormDialog({ endpoint, isOpen, onOpenChange }: { endpoin
     <Dialog title={endpoint ? `Edit ${endpoint.name}` : 'Add webhook endpoint'} isOpen={isOpen} onOpenChange={(open) => (open ? onOpenChange(true) : close())}>
       <form onSubmit={submit} noValidate>
         {errors.form ? <Alert>{errors.form}</Alert> : null}
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} autoFocus />
-        <TextField
-          label="URL"
-          type="url"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          error={errors.url}
-          description="HTTPS only; private and internal addresses are refused."
-        />
+        <TextField label="Name" {...field('name')} autoFocus />
+        <TextField label="URL" type="url" {...field('url')} description="HTTPS only; private and internal addresses are refused." />
         <CheckboxGroup
           legend="Event types"
           options={EVENT_TYPES.map((t) => ({ value: t, label: <span className="mono">{t}</span> }))}
@@ -91,10 +84,4 @@ export function EndpointFormDialog({ endpoint, isOpen, onOpenChange }: { endpoin
       </form>
     </Dialog>
   );
-}
-
-function fieldsOf(fields: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(fields)) out[k.split('.')[0]] = `Refused by the server: ${v.replaceAll('_', ' ')}.`;
-  return out;
 }
