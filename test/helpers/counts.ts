@@ -1,20 +1,25 @@
 import type { Db } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
 
-const TABLES: (keyof Database)[] = [
-  'accounts',
+/** The tables of an account's own records (what the demo seed writes): its people, customers, deals and support. */
+export const CONTENT_TABLES = [
   'users',
-  'api_keys',
   'orgs',
   'org_external_ids',
-  'contacts',
   'marketing_audiences',
+  'contacts',
   'contact_audiences',
   'deals',
   'deal_status_history',
   'deal_activities',
   'tickets',
   'support_logs',
+] as const satisfies (keyof Database)[];
+
+const TABLES: (keyof Database)[] = [
+  'accounts',
+  'api_keys',
+  ...CONTENT_TABLES,
   'webhook_endpoints',
   'events',
   'webhook_deliveries',

@@ -4,25 +4,12 @@ import type { Db } from '../../src/db/database.ts';
 import { seedDemo, type DemoResult } from '../../src/demo/seed.ts';
 import { Random } from '../../src/demo/random.ts';
 import { FixedClock } from '../../src/lib/clock.ts';
+import { CONTENT_TABLES } from '../helpers/counts.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 import { call, createHarness, type Harness } from '../helpers/harness.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30, 0);
 const WINDOW_START = NOW - 120 * 86_400_000;
-const CONTENT_TABLES = [
-  'users',
-  'orgs',
-  'org_external_ids',
-  'marketing_audiences',
-  'contacts',
-  'contact_audiences',
-  'deals',
-  'deal_status_history',
-  'deal_activities',
-  'tickets',
-  'support_logs',
-] as const;
-
 async function dump(db: Db, accountId: number) {
   const out: Record<string, unknown[]> = {};
   for (const t of CONTENT_TABLES) {
