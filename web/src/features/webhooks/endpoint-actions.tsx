@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -90,15 +90,13 @@ function RotateDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClos
     );
   }
   return (
-    <ConfirmDialog
+    <ConfirmChange
       title="Rotate the signing secret?"
-      isOpen
-      onOpenChange={(o) => !o && onClose()}
       confirmLabel="Rotate secret"
-      pending={rotate.isPending}
+      change={rotate}
       onConfirm={() => rotate.mutate(endpoint.id)}
+      onClose={onClose}
     >
-      {rotate.error ? <Alert>{rotate.error.message}</Alert> : null}
       <p>A new secret signs every delivery from now on. For the next 24 hours the old secret signs them too, so nothing breaks while you deploy:</p>
       <ul>
         <li>
@@ -109,7 +107,7 @@ function RotateDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClos
         </li>
       </ul>
       <p>After 24 hours only the new secret signs.</p>
-    </ConfirmDialog>
+    </ConfirmChange>
   );
 }
 
@@ -149,19 +147,36 @@ function RecoverDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClo
 function DeleteDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClose: () => void }) {
   const remove = useDeleteEndpoint();
   const navigate = useNavigate();
+  const removeAndLeave = () => remove.mutate(endpoint.id, { onSuccess: () => navigate({ to: '/webhooks' }) });
   return (
-    <ConfirmDialog
-      title="Delete this endpoint?"
-      isOpen
-      onOpenChange={(o) => !o && onClose()}
-      confirmLabel="Delete endpoint"
-      pending={remove.isPending}
-      onConfirm={() => remove.mutate(endpoint.id, { onSuccess: () => navigate({ to: '/webhooks' }) })}
-    >
-      {remove.error ? <Alert>{remove.error.message}</Alert> : null}
+    <ConfirmChange title="Delete this endpoint?" confirmLabel="Delete endpoint" change={remove} onConfirm={removeAndLeave} onClose={onClose}>
       <p>
         <strong>{endpoint.name}</strong> stops receiving events at once, and its delivery history is removed.
       </p>
+    </ConfirmChange>
+  );
+}
+
+/** Asks before a change that cannot be undone (open while mounted); the change's failure shows in the dialog. */
+function ConfirmChange({
+  title,
+  confirmLabel,
+  change,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  title: string;
+  confirmLabel: string;
+  change: { isPending: boolean; error: { message: string } | null };
+  onConfirm: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <ConfirmDialog title={title} isOpen onOpenChange={(o) => !o && onClose()} confirmLabel={confirmLabel} pending={change.isPending} onConfirm={onConfirm}>
+      {change.error ? <Alert>{change.error.message}</Alert> : null}
+      {children}
     </ConfirmDialog>
   );
 }
