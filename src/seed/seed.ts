@@ -3,7 +3,18 @@ import { engineOf } from '../db/engine.ts';
 import { Random } from '../demo/random.ts';
 import { rebuildLostReasons } from '../modules/analytics/analytics.sales.repository.ts';
 import type { Clock } from '../lib/clock.ts';
-import { contactRows, dealDrafts, orgRows, ticketDrafts, userRows, windowEndingAt, type DealDraft, type People, type TicketDraft } from './generate.ts';
+import {
+  contactRows,
+  dealDraft,
+  orgRows,
+  ticketDraft,
+  userRows,
+  windowEndingAt,
+  type DealDraft,
+  type Drawing,
+  type People,
+  type TicketDraft,
+} from './generate.ts';
 import { planFor } from './plan.ts';
 import { RollupTally } from './tally.ts';
 import type { Row, SeedTable } from './tables.ts';
@@ -108,14 +119,15 @@ export async function seedAccount(handle: DatabaseHandle, clock: Clock, o: SeedO
   /** Draws the batch of deals from `first`, unit by unit, with its share of tickets, and takes the rollups they imply from the tally. */
   const draw = (first: number): Batch => {
     const size = Math.min(batch, plan.deals - first);
+    const drawing: Drawing = { rnd, accountId: A, people, window: w, tally };
     const deals: DealDraft[] = [];
     const tickets: TicketDraft[] = [];
     for (let from = first; from < first + size; from += unit) {
       const n = Math.min(unit, first + size - from);
       const ticketFrom = Math.floor((from * plan.tickets) / plan.deals);
       const ticketTo = Math.floor(((from + n) * plan.tickets) / plan.deals);
-      for (const d of dealDrafts(rnd, A, people, w, from, n, plan.deals, tally)) deals.push(d);
-      for (const t of ticketDrafts(rnd, A, people, w, ticketFrom, ticketTo - ticketFrom, plan.tickets, tally)) tickets.push(t);
+      for (let i = from; i < from + n; i++) deals.push(dealDraft(drawing, i, plan.deals));
+      for (let i = ticketFrom; i < ticketTo; i++) tickets.push(ticketDraft(drawing, i, plan.tickets));
     }
     return { size, deals, tickets, daily: tally?.takeDaily() ?? [], lists: tally?.takeLists() ?? [] };
   };

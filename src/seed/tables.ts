@@ -15,6 +15,16 @@ export type SeedTable = 'users' | 'orgs' | 'contacts' | 'deals' | 'deal_status_h
 const B = 'bigint';
 const T = 'text';
 
+/** The columns deals and tickets begin with (schema.ts `TitledRecordColumns`): a titled record of an org, with a contact and an owner. */
+const TITLED = [
+  ['account_id', B],
+  ['org_id', B],
+  ['contact_id', B],
+  ['owner_user_id', B],
+  ['title', T],
+  ['title_lc', T],
+] as const;
+
 export const SHAPES: Record<SeedTable, TableShape> = {
   users: {
     table: 'users',
@@ -59,12 +69,7 @@ export const SHAPES: Record<SeedTable, TableShape> = {
   deals: {
     table: 'deals',
     columns: [
-      ['account_id', B],
-      ['org_id', B],
-      ['contact_id', B],
-      ['owner_user_id', B],
-      ['title', T],
-      ['title_lc', T],
+      ...TITLED,
       ['status', T],
       ['value_cents', B],
       ['currency', T],
@@ -109,12 +114,7 @@ export const SHAPES: Record<SeedTable, TableShape> = {
   tickets: {
     table: 'tickets',
     columns: [
-      ['account_id', B],
-      ['org_id', B],
-      ['contact_id', B],
-      ['owner_user_id', B],
-      ['title', T],
-      ['title_lc', T],
+      ...TITLED,
       ['details', T],
       ['status', T],
       ['channel', T],

@@ -110,6 +110,12 @@ export class RollupTally {
     this.#lists.set(key, (this.#lists.get(key) ?? 0) + 1);
   }
 
+  /** One record of a list kept whole and by status (deals, tickets). */
+  countWithStatus(list: string, status: string): void {
+    this.count(list, '');
+    this.count(list, `status:${status}`);
+  }
+
   deal(d: {
     owner: number | null;
     closer: number | null;
