@@ -1,6 +1,6 @@
 import type { DealActivitiesTable, DealStatus, DealStatusHistoryTable } from '../db/schema.ts';
 import { ACTIVITY_MESSAGES, DEAL_PRODUCTS, LOST_REASONS } from './catalog.ts';
-import { DAY_MS, DEMO_WINDOW_DAYS, insertBatched, recent, type DemoWorld } from './world.ts';
+import { DAY_MS, DEMO_WINDOW_DAYS, insertBatched, recent, titledRecord, type DemoWorld } from './world.ts';
 
 const DEAL_COUNT = 42;
 const FUNNEL: DealStatus[] = ['new', 'qualified', 'proposal', 'negotiation'];
@@ -86,12 +86,7 @@ export async function seedDeals(w: DemoWorld): Promise<void> {
     const deal = await trx
       .insertInto('deals')
       .values({
-        account_id: accountId,
-        org_id: org.id,
-        contact_id: org.contactIds.length && rnd.chance(0.8) ? rnd.pick(org.contactIds) : null,
-        owner_user_id: owner?.id ?? null,
-        title,
-        title_lc: title.toLowerCase(),
+        ...titledRecord(w, org, 0.8, owner, title),
         status,
         value_cents: rnd.chance(0.9) ? rnd.int(5, 500) * 10_000 : null,
         currency: rnd.chance(0.8) ? 'USD' : 'EUR',

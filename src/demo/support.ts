@@ -1,6 +1,6 @@
 import type { SupportLogsTable, TicketStatus } from '../db/schema.ts';
 import { CHANNELS, LOG_NOTES, TICKET_TOPICS } from './catalog.ts';
-import { DEMO_WINDOW_DAYS, insertBatched, recent, type DemoWorld } from './world.ts';
+import { DEMO_WINDOW_DAYS, insertBatched, recent, titledRecord, type DemoWorld } from './world.ts';
 
 const TICKET_COUNT = 24;
 const FIXED: TicketStatus[] = ['open', 'pending', 'closed'];
@@ -29,12 +29,7 @@ export async function seedTickets(w: DemoWorld): Promise<void> {
     const ticket = await trx
       .insertInto('tickets')
       .values({
-        account_id: accountId,
-        org_id: org.id,
-        contact_id: org.contactIds.length && rnd.chance(0.75) ? rnd.pick(org.contactIds) : null,
-        owner_user_id: owner?.id ?? null,
-        title: topic.title,
-        title_lc: topic.title.toLowerCase(),
+        ...titledRecord(w, org, 0.75, owner, topic.title),
         details: topic.details,
         status,
         channel,

@@ -37,3 +37,18 @@ export function recent(rnd: Random, now: number, days: number): number {
 export async function insertBatched<R>(rows: R[], insert: (chunk: R[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) await insert(rows.slice(i, i + 200));
 }
+
+/**
+ * The columns deals and tickets begin with: a titled record of `org`, with one of its contacts
+ * (drawn with chance `contactChance`, when it has any) and `owner`.
+ */
+export function titledRecord(w: DemoWorld, org: DemoOrg, contactChance: number, owner: DemoUser | null, title: string) {
+  return {
+    account_id: w.accountId,
+    org_id: org.id,
+    contact_id: org.contactIds.length && w.rnd.chance(contactChance) ? w.rnd.pick(org.contactIds) : null,
+    owner_user_id: owner?.id ?? null,
+    title,
+    title_lc: title.toLowerCase(),
+  };
+}
