@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../src/app.ts';
-import { main } from '../src/cli/main.ts';
 import { loadConfig } from '../src/config.ts';
 import type { App } from '../src/http/types.ts';
 import { verifyPassword } from '../src/lib/crypto.ts';
+import { assertFailed, cliEnv, jsonLine, runCli } from './helpers/cli.ts';
 import { createTestDatabase, engines, type TestDatabase } from './helpers/engines.ts';
 
 for (const engine of engines()) {
@@ -18,37 +17,14 @@ for (const engine of engines()) {
     let env: NodeJS.ProcessEnv;
     let app: App;
 
-    const run = async (args: string[]) => {
-      let stdout = '';
-      let stderr = '';
-      const code = await main(args, env, { out: (l) => (stdout += l + '\n'), err: (l) => (stderr += l + '\n') });
-      return { code, stdout, stderr };
-    };
-    const json = async (args: string[]) => {
-      const r = await run(args);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stderr, '');
-      return JSON.parse(r.stdout);
-    };
-    const fails = async (args: string[], code: number, pattern: RegExp) => {
-      const r = await run(args);
-      assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stdout, '');
-      assert.equal(r.stderr.trim().split('\n').length, 1);
-      assert.match(r.stderr, pattern);
-    };
+    const json = async (args: string[]) => jsonLine(await runCli(args, env), args.join(' '));
+    const fails = async (args: string[], code: number, pattern: RegExp) => assertFailed(await runCli(args, env), args.join(' '), pattern, code);
     const signIn = (email: string, password: string) => app.inject({ method: 'POST', url: '/api/v1/session', payload: { email, password } });
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'custops-cli-users-'));
       database = await createTestDatabase(engine, engine === 'sqlite' ? { sqlitePath: join(dir, 'cli.db') } : {});
-      env = {
-        PATH: process.env.PATH,
-        DATABASE_URL: database.url,
-        CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
-        CUSTOPS_DATA_DIR: dir,
-        LOG_LEVEL: 'silent',
-      };
+      env = cliEnv(database.url, dir, 'silent');
       app = await buildApp(loadConfig(env), { database: database.handle, logger: false });
     });
     after(async () => {

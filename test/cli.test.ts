@@ -9,16 +9,10 @@ import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrations } from '../src/db/migrate.ts';
 import { commands } from '../src/cli/commands.ts';
-import { main } from '../src/cli/main.ts';
+import { assertFailed, type CliRun, cliEnv, jsonLine, keyCreate, runCli } from './helpers/cli.ts';
 import { engines, type EngineName } from './helpers/engines.ts';
 
 const NODE = 'node_modules/.bin/node';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** A scratch database for the child processes: a SQLite file, or a PostgreSQL schema selected by the URL. */
 async function scratchDatabase(engine: EngineName, dir: string): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -41,10 +35,6 @@ async function scratchDatabase(engine: EngineName, dir: string): Promise<{ url: 
   };
 }
 
-function lines(text: string): string[] {
-  return text.split('\n').filter((l) => l !== '');
-}
-
 for (const engine of engines()) {
   // The commands run in process through main() (their logic, output and exit codes); two smoke
   // tests start real processes to prove the executable, stdout/stderr and signals.
@@ -57,7 +47,7 @@ for (const engine of engines()) {
     const start = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
       spawn(NODE, ['bin/custops.js', ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
 
-    const runProcess = (args: string[]): Promise<Run> =>
+    const runProcess = (args: string[]): Promise<CliRun> =>
       new Promise((resolve, reject) => {
         const child = start(args);
         let stdout = '';
@@ -68,41 +58,18 @@ for (const engine of engines()) {
         child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
 
-    const run = async (args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> => {
-      let stdout = '';
-      let stderr = '';
-      const code = await main(args, { ...env, ...extraEnv }, { out: (l) => (stdout += l + '\n'), err: (l) => (stderr += l + '\n') });
-      return { code, stdout, stderr };
-    };
+    const run = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runCli(args, { ...env, ...extraEnv });
 
-    const json = async (args: string[]) => {
-      const r = await run(args);
-      assert.equal(r.code, 0, `${args.join(' ')} failed: ${r.stderr}`);
-      assert.equal(r.stderr, '');
-      assert.equal(lines(r.stdout).length, 1, 'one JSON line on stdout');
-      return JSON.parse(r.stdout);
-    };
+    const json = async (args: string[]) => jsonLine(await run(args), args.join(' '));
 
     /** A failure: non-zero exit, nothing on stdout, exactly one line on stderr. */
-    const fails = async (args: string[], pattern: RegExp, extraEnv: NodeJS.ProcessEnv = {}) => {
-      const r = await run(args, extraEnv);
-      assert.notEqual(r.code, 0, `${args.join(' ')} should fail`);
-      assert.equal(r.stdout, '');
-      assert.equal(lines(r.stderr).length, 1, `one stderr line for ${args.join(' ')}: ${JSON.stringify(r.stderr)}`);
-      assert.match(r.stderr, pattern);
-    };
+    const fails = async (args: string[], pattern: RegExp, extraEnv: NodeJS.ProcessEnv = {}) => assertFailed(await run(args, extraEnv), args.join(' '), pattern);
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'custops-cli-'));
       const scratch = await scratchDatabase(engine, dir);
       drop = scratch.drop;
-      env = {
-        PATH: process.env.PATH,
-        DATABASE_URL: scratch.url,
-        CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
-        CUSTOPS_DATA_DIR: dir,
-        LOG_LEVEL: 'info',
-      };
+      env = cliEnv(scratch.url, dir, 'info');
       db = openDatabase(scratch.url, { poolSize: 2 });
     });
     after(async () => {
@@ -116,9 +83,7 @@ for (const engine of engines()) {
       assert.deepEqual([first.code, first.stderr], [0, '']);
       assert.deepEqual(JSON.parse(first.stdout), { migrated: Object.keys(migrations) });
       assert.deepEqual(await json(['migrate']), { migrated: [] });
-      const failed = await runProcess(['frobnicate']);
-      assert.deepEqual([failed.code, failed.stdout, lines(failed.stderr).length], [2, '', 1]);
-      assert.match(failed.stderr, /unknown command "frobnicate"/);
+      assertFailed(await runProcess(['frobnicate']), 'frobnicate', /unknown command "frobnicate"/, 2);
     });
 
     test('account create prints the account and the owner or null', async () => {
@@ -136,21 +101,10 @@ for (const engine of engines()) {
 
     test('key create: full access by default, explicit scopes, rate limit, and refusals', async () => {
       const { account } = await json(['account', 'create', '--name', 'Keys Inc']);
-      const full = await json(['key', 'create', '--account', String(account.id), '--name', 'ci']);
+      const full = await json(keyCreate(account.id, 'ci'));
       assert.deepEqual(full, { id: full.id, name: 'ci', scopes: ['*'], rate_limit_per_minute: null, secret: full.secret });
       assert.match(full.secret, /^cok_[A-Za-z0-9_-]{43}$/);
-      const scoped = await json([
-        'key',
-        'create',
-        '--account',
-        String(account.id),
-        '--name',
-        'agent',
-        '--scopes',
-        'deals:read, deals:write',
-        '--rate-limit',
-        '120',
-      ]);
+      const scoped = await json(keyCreate(account.id, 'agent', '--scopes', 'deals:read, deals:write', '--rate-limit', '120'));
       assert.deepEqual(
         { ...scoped, id: 0, secret: '' },
         { id: 0, name: 'agent', scopes: ['deals:read', 'deals:write'], rate_limit_per_minute: 120, secret: '' },
@@ -162,10 +116,10 @@ for (const engine of engines()) {
         .selectFrom('api_keys')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      await fails(['key', 'create', '--account', String(account.id), '--name', 'bad', '--scopes', 'deals:read,deals:destroy'], /unknown scope.*deals:destroy/);
-      await fails(['key', 'create', '--account', '999999', '--name', 'ghost'], /no account/);
-      await fails(['key', 'create', '--account', String(account.id), '--name', 'x', '--rate-limit', '0'], /--rate-limit/);
-      await fails(['key', 'create', '--account', 'abc', '--name', 'x'], /--account/);
+      await fails(keyCreate(account.id, 'bad', '--scopes', 'deals:read,deals:destroy'), /unknown scope.*deals:destroy/);
+      await fails(keyCreate(999999, 'ghost'), /no account/);
+      await fails(keyCreate(account.id, 'x', '--rate-limit', '0'), /--rate-limit/);
+      await fails(keyCreate('abc', 'x'), /--account/);
       await fails(['key', 'create', '--name', 'x'], /--account/);
       const afterCount = await db.db
         .selectFrom('api_keys')
@@ -246,7 +200,7 @@ for (const engine of engines()) {
 
     test('serve --port 0 answers real HTTP, honours key revocation, and stops cleanly on SIGTERM', async () => {
       const { account } = await json(['account', 'create', '--name', 'Served']);
-      const key = await json(['key', 'create', '--account', String(account.id), '--name', 'http']);
+      const key = await json(keyCreate(account.id, 'http'));
       const child = start(['serve', '--port', '0']);
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Migrator, sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
-import { main } from '../../src/cli/main.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migrations, migrateToLatest } from '../../src/db/migrate.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { startServer } from '../../src/server.ts';
 import { runWorker } from '../../src/worker.ts';
+import { assertFailed, jsonLine, keyCreate, runCli as cli } from '../helpers/cli.ts';
 import { createTestDatabase, engines, type EngineName, type TestDatabase } from '../helpers/engines.ts';
 import { waitUntil } from '../webhooks/helpers/processes.ts';
 import { endpointRow } from '../webhooks/helpers/endpoint-row.ts';
@@ -109,21 +109,6 @@ async function deliveredHistory(handle: DatabaseHandle, secretKeyHex: string) {
   };
 }
 
-interface Out {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Out> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, env, { out: (l) => (stdout += l + '\n'), err: (l) => (stderr += l + '\n') });
-  return { code, stdout, stderr };
-}
-
-const lines = (text: string) => text.split('\n').filter(Boolean);
-
 for (const engine of engines()) {
   describe(`operations [${engine}]`, () => {
     let dir: string;
@@ -151,16 +136,8 @@ for (const engine of engines()) {
           ['serve', '--no-migrate', '--port', '0'],
           ['worker', '--no-migrate'],
         ]) {
-          const r = await cli(args, env);
-          assert.equal(r.code, 1, `${args[0]}: ${r.stderr}`);
-          assert.equal(r.stdout, '');
-          assert.equal(lines(r.stderr).length, 1, r.stderr);
-          assert.match(
-            r.stderr,
-            new RegExp(
-              `^custops: --no-migrate: the database lacks ${Object.keys(migrations).length} migration\\(s\\) of this version \\(2026-11-21T0000_initial, .*\\): run "custops migrate" first\\n$`,
-            ),
-          );
+          const lacks = `the database lacks ${Object.keys(migrations).length} migration\\(s\\) of this version \\(2026-11-21T0000_initial, .*\\)`;
+          assertFailed(await cli(args, env), args[0], new RegExp(`^custops: --no-migrate: ${lacks}: run "custops migrate" first\\n$`), 1);
         }
         assert.deepEqual(await tables(db.handle), [], 'nothing created, not even the migration bookkeeping');
         assert.deepEqual(JSON.parse((await cli(['migrate'], env)).stdout), { migrated: Object.keys(migrations) }, 'custops migrate is the deploy step');
@@ -193,7 +170,7 @@ for (const engine of engines()) {
         try {
           assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
           const { account } = JSON.parse((await cli(['account', 'create', '--name', 'Rolling'], env)).stdout);
-          const key = JSON.parse((await cli(['key', 'create', '--account', String(account.id), '--name', 'deploy'], env)).stdout);
+          const key = JSON.parse((await cli(keyCreate(account.id, 'deploy'), env)).stdout);
           const res = await fetch(`${server.url}/api/v1/orgs`, { headers: { authorization: `Bearer ${key.secret}` } });
           assert.equal(res.status, 200);
         } finally {
@@ -208,28 +185,13 @@ for (const engine of engines()) {
       const db = await emptyDatabase(engine, dir);
       try {
         const env = settings(db.url);
-        const json = async (args: string[]) => {
-          const r = await cli(args, env);
-          assert.deepEqual([r.code, r.stderr, lines(r.stdout).length], [0, '', 1], args.join(' '));
-          return JSON.parse(r.stdout);
-        };
+        const json = async (args: string[]) => jsonLine(await cli(args, env), args.join(' '));
         const { account } = await json(['account', 'create', '--name', 'Listed']);
         const other = await json(['account', 'create', '--name', 'Other']);
         assert.deepEqual(await json(['key', 'list', '--account', String(account.id)]), { data: [] });
-        const full = await json(['key', 'create', '--account', String(account.id), '--name', 'ci']);
-        const scoped = await json([
-          'key',
-          'create',
-          '--account',
-          String(account.id),
-          '--name',
-          'reader',
-          '--scopes',
-          'deals:read,orgs:read',
-          '--rate-limit',
-          '30',
-        ]);
-        await json(['key', 'create', '--account', String(other.account.id), '--name', 'elsewhere']);
+        const full = await json(keyCreate(account.id, 'ci'));
+        const scoped = await json(keyCreate(account.id, 'reader', '--scopes', 'deals:read,orgs:read', '--rate-limit', '30'));
+        await json(keyCreate(other.account.id, 'elsewhere'));
         await json(['key', 'revoke', '--id', String(full.id)]);
 
         const server = await startServer(loadConfig(env), { logger: false, migrate: false });
@@ -292,9 +254,7 @@ for (const engine of engines()) {
           [['key', 'list'], /^custops: --account is required/, 2],
           [['key', 'list', '--account', '999999'], /^custops: no account with id 999999\n$/, 1],
         ] as const) {
-          const bad = await cli([...args], env);
-          assert.deepEqual([bad.code, bad.stdout, lines(bad.stderr).length], [code, '', 1], args.join(' '));
-          assert.match(bad.stderr, pattern);
+          assertFailed(await cli([...args], env), args.join(' '), pattern, code);
         }
       } finally {
         await db.drop();
@@ -363,9 +323,7 @@ for (const engine of engines()) {
         const ten = await history.delivered(10);
         const events = async () => (await db.handle.db.selectFrom('events').select('id').orderBy('id').execute()).map((e) => e.id);
         const purge = async (args: string[], extra: Record<string, string> = {}) => {
-          const r = await cli(['webhooks', 'purge', ...args], settings(db.url, extra));
-          assert.deepEqual([r.code, r.stderr, lines(r.stdout).length], [0, '', 1], r.stderr);
-          return JSON.parse(r.stdout);
+          return jsonLine(await cli(['webhooks', 'purge', ...args], settings(db.url, extra)), `webhooks purge ${args.join(' ')}`);
         };
         assert.deepEqual(await purge([], { CUSTOPS_WEBHOOK_RETENTION_DAYS: '0' }), { cutoff: null, events: 0, deliveries: 0, attempts: 0, batches: 0 });
         assert.deepEqual(await events(), [sixty, twenty, ten], '0 keeps everything');
@@ -378,9 +336,8 @@ for (const engine of engines()) {
         assert.deepEqual({ ...(await purge(['--days', '15'])), cutoff: null }, { cutoff: null, events: 1, deliveries: 1, attempts: 1, batches: 2 });
         assert.deepEqual(await events(), [ten]);
         for (const days of ['0', 'abc', '-3']) {
-          const bad = await cli(['webhooks', 'purge', '--days', days], settings(db.url));
-          assert.deepEqual([bad.code, bad.stdout, lines(bad.stderr).length], [2, '', 1], days);
-          assert.match(bad.stderr, days === '-3' ? /^custops: Option '--days' argument is ambiguous/ : /^custops: --days must be a positive whole number/);
+          const pattern = days === '-3' ? /^custops: Option '--days' argument is ambiguous/ : /^custops: --days must be a positive whole number/;
+          assertFailed(await cli(['webhooks', 'purge', '--days', days], settings(db.url)), `--days ${days}`, pattern, 2);
         }
         assert.deepEqual(await events(), [ten]);
       } finally {
