@@ -1,5 +1,6 @@
 // Frozen in time: this migration never imports application code and is never edited once released.
-import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { createCountTriggers, dropCountTriggers, isSqlite, monthStart } from './shared-2026-11-25-count-triggers.ts';
 
 // Kysely<any>: migrations see the database as it was, not today's types.
 type AnyDb = Kysely<any>;
@@ -94,15 +95,6 @@ const TABLES: { table: string; facts: Fact[] }[] = [
   },
 ];
 
-/**
- * First day (days since 1970-01-01) of the UTC calendar month holding day `d`: the integer
- * civil-from-days algorithm (H. Hinnant), the same arithmetic on both engines (as in 0160).
- */
-const monthStart = (d: string) =>
-  `(select ${d} - (doy - (153 * ((5 * doy + 2) / 153) + 2) / 5) from (select doe - (365 * yoe + yoe / 4 - yoe / 100) as doy from ` +
-  `(select doe, (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365 as yoe from ` +
-  `(select (${d} + 719468) - ((${d} + 719468) / 146097) * 146097 as doe) as a) as b) as c)`;
-
 interface Level {
   suffix: '_month' | '_total';
   /** The level's day from a record's day number. */
@@ -131,9 +123,6 @@ function applyRow(f: Fact, row: 'new' | 'old', sign: 1 | -1, cond: string): stri
     .join('\n');
 }
 
-/** Some column the fact reads differs between `old` and `new`. */
-const changed = (f: Fact) => `not (${f.reads.map((c) => `old.${c} is not distinct from new.${c}`).join(' and ')})`;
-
 /** The levels rebuilt from the daily rows (which 0160 and 0170 keep). */
 function backfill(l: Level, facts: Fact[]): string {
   const names = facts.filter(l.facts).map((f) => `'${f.fact}'`);
@@ -144,47 +133,17 @@ function backfill(l: Level, facts: Fact[]): string {
     ) x group by account_id, fact, day, dim having sum(n) <> 0 ${UPSERT}`;
 }
 
-const OPS = ['ai', 'au', 'ad'] as const;
-
-function isSqlite(db: AnyDb): boolean {
-  return db.getExecutor().adapter instanceof SqliteAdapter;
-}
-
 export async function up(db: AnyDb): Promise<void> {
   const sqlite = isSqlite(db);
   const all = TABLES.flatMap((t) => t.facts);
   for (const l of LEVELS) await sql.raw(backfill(l, all)).execute(db);
   // The planner's statistics of the table count the new rows (else it plans joins over them as empty).
   if (!sqlite) await sql.raw('analyze analytics_daily').execute(db);
-  for (const { table, facts } of TABLES) {
-    const name = `analytics_levels_${table}`;
-    const reads = [...new Set(facts.flatMap((f) => f.reads))];
-    const bodies = {
-      ai: facts.map((f) => applyRow(f, 'new', 1, '1 = 1')).join('\n'),
-      au: facts.map((f) => `${applyRow(f, 'old', -1, changed(f))}\n${applyRow(f, 'new', 1, changed(f))}`).join('\n'),
-      ad: facts.map((f) => applyRow(f, 'old', -1, '1 = 1')).join('\n'),
-    };
-    const events = { ai: 'after insert', au: `after update of ${reads.join(', ')}`, ad: 'after delete' };
-    for (const op of OPS) {
-      if (sqlite) {
-        await sql.raw(`create trigger ${name}_${op} ${events[op]} on ${table} begin\n${bodies[op]}\nend`).execute(db);
-      } else {
-        await sql.raw(`create function ${name}_${op}() returns trigger language plpgsql as $fn$ begin\n${bodies[op]}\nreturn null; end $fn$`).execute(db);
-        await sql.raw(`create trigger ${name}_${op} ${events[op]} on ${table} for each row execute function ${name}_${op}()`).execute(db);
-      }
-    }
-  }
+  for (const { table, facts } of TABLES) await createCountTriggers(db, `analytics_levels_${table}`, table, facts, applyRow);
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  const sqlite = isSqlite(db);
-  for (const { table } of TABLES) {
-    for (const op of OPS) {
-      const name = `analytics_levels_${table}_${op}`;
-      await sql.raw(`drop trigger if exists ${name}${sqlite ? '' : ` on ${table}`}`).execute(db);
-      if (!sqlite) await sql.raw(`drop function if exists ${name}()`).execute(db);
-    }
-  }
+  for (const { table } of TABLES) await dropCountTriggers(db, `analytics_levels_${table}`, table);
   const facts = TABLES.flatMap((t) => t.facts);
   const names = LEVELS.flatMap((l) => facts.filter(l.facts).map((f) => `'${f.fact}${l.suffix}'`));
   await sql.raw(`delete from analytics_daily where fact in (${names.join(', ')})`).execute(db);

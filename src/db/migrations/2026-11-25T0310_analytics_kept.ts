@@ -1,5 +1,6 @@
 // Frozen in time: this migration never imports application code and is never edited once released.
-import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { createCountTriggers, dropCountTriggers, isSqlite, monthStart } from './shared-2026-11-25-count-triggers.ts';
 
 // Kysely<any>: migrations see the database as it was, not today's types.
 type AnyDb = Kysely<any>;
@@ -28,12 +29,6 @@ interface Kept {
   when: string;
   reads: string[];
 }
-
-/** First day (days since 1970-01-01) of the UTC calendar month holding day `d` (civil-from-days, as in 0160). */
-const monthStart = (d: string) =>
-  `(select ${d} - (doy - (153 * ((5 * doy + 2) / 153) + 2) / 5) from (select doe - (365 * yoe + yoe / 4 - yoe / 100) as doy from ` +
-  `(select doe, (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365 as yoe from ` +
-  `(select (${d} + 719468) - ((${d} + 719468) / 146097) * 146097 as doe) as a) as b) as c)`;
 
 const DAILY_UPSERT = 'on conflict (account_id, fact, day, dim) do update set n = analytics_daily.n + excluded.n';
 const REASON_UPSERT = 'on conflict (account_id, day, missing, code, label) do update set n = analytics_lost_reasons.n + excluded.n';
@@ -69,8 +64,6 @@ function applyRow(k: Kept, row: 'new' | 'old', sign: 1 | -1, cond: string): stri
   return `${r(k.insert(sign))} where ${r(k.when)} and ${cond} ${k.upsert};`;
 }
 
-const changed = (k: Kept) => `not (${k.reads.map((c) => `old.${c} is not distinct from new.${c}`).join(' and ')})`;
-
 const BACKFILL = [
   `insert into analytics_lost_reasons (account_id, day, missing, code, label, n)
     select account_id, day, missing, code, label, count(*) from (
@@ -83,12 +76,6 @@ const BACKFILL = [
   `insert into analytics_daily (account_id, fact, day, dim, n)
     select account_id, 'org_open_ticket', 0, org_id, count(*) from tickets where ${OPEN_TICKET} group by account_id, org_id ${DAILY_UPSERT}`,
 ];
-
-const OPS = ['ai', 'au', 'ad'] as const;
-
-function isSqlite(db: AnyDb): boolean {
-  return db.getExecutor().adapter instanceof SqliteAdapter;
-}
 
 export async function up(db: AnyDb): Promise<void> {
   const sqlite = isSqlite(db);
@@ -103,34 +90,12 @@ export async function up(db: AnyDb): Promise<void> {
   if (!sqlite) await sql.raw('analyze analytics_daily').execute(db);
   for (const table of ['deals', 'tickets']) {
     const kept = KEPT.filter((k) => k.table === table);
-    const name = `analytics_kept_${table}`;
-    const reads = [...new Set(kept.flatMap((k) => k.reads))];
-    const bodies = {
-      ai: kept.map((k) => applyRow(k, 'new', 1, '1 = 1')).join('\n'),
-      au: kept.map((k) => `${applyRow(k, 'old', -1, changed(k))}\n${applyRow(k, 'new', 1, changed(k))}`).join('\n'),
-      ad: kept.map((k) => applyRow(k, 'old', -1, '1 = 1')).join('\n'),
-    };
-    const events = { ai: 'after insert', au: `after update of ${reads.join(', ')}`, ad: 'after delete' };
-    for (const op of OPS) {
-      if (sqlite) {
-        await sql.raw(`create trigger ${name}_${op} ${events[op]} on ${table} begin\n${bodies[op]}\nend`).execute(db);
-      } else {
-        await sql.raw(`create function ${name}_${op}() returns trigger language plpgsql as $fn$ begin\n${bodies[op]}\nreturn null; end $fn$`).execute(db);
-        await sql.raw(`create trigger ${name}_${op} ${events[op]} on ${table} for each row execute function ${name}_${op}()`).execute(db);
-      }
-    }
+    await createCountTriggers(db, `analytics_kept_${table}`, table, kept, applyRow);
   }
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  const sqlite = isSqlite(db);
-  for (const table of ['deals', 'tickets']) {
-    for (const op of OPS) {
-      const name = `analytics_kept_${table}_${op}`;
-      await sql.raw(`drop trigger if exists ${name}${sqlite ? '' : ` on ${table}`}`).execute(db);
-      if (!sqlite) await sql.raw(`drop function if exists ${name}()`).execute(db);
-    }
-  }
+  for (const table of ['deals', 'tickets']) await dropCountTriggers(db, `analytics_kept_${table}`, table);
   await sql.raw(`delete from analytics_daily where fact in ('org_open_deal', 'org_open_ticket')`).execute(db);
   await sql.raw('drop table analytics_lost_reasons').execute(db);
   await sql.raw('drop index analytics_tickets_open_owner_idx').execute(db);
