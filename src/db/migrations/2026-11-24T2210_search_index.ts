@@ -1,5 +1,6 @@
 // Frozen in time: this migration never imports application code and is never edited once released.
 import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { createContentSearch, dropContentSearch, SEARCHED } from './shared-2026-11-24-search.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the database as it was, not today's types
 type AnyDb = Kysely<any>;
@@ -13,15 +14,8 @@ type AnyDb = Kysely<any>;
  * named with that schema, so the indexes work whatever the connection's search_path.
  * SQLite: one external-content FTS5 table per searched table with the `trigram` tokenizer,
  * kept by triggers; queries take candidate rows from it and keep the exact LIKE matches.
- */
-const SEARCHED: { table: string; columns: string[] }[] = [
-  { table: 'deals', columns: ['title_lc'] },
-  { table: 'tickets', columns: ['title_lc'] },
-  { table: 'orgs', columns: ['name_lc', 'domain'] },
-  { table: 'contacts', columns: ['name_lc', 'email_lc'] },
-];
-
-/**
+ * (The searched tables and columns: SEARCHED, shared with 2026-11-25T0400_search_by_account.)
+ *
  * Sort indexes: every supported sort of deals and tickets, alone and after a status filter,
  * ends in `id` so a page is an index range (text sorts by code point: `collate "C"` on
  * PostgreSQL, SQLite's BINARY already is), and (account_id, id) so sorting by id never walks
@@ -75,26 +69,7 @@ export async function up(db: AnyDb): Promise<void> {
     }
     return;
   }
-  for (const { table, columns } of SEARCHED) {
-    const index = `${table}_search`;
-    const cols = columns.join(', ');
-    const values = (row: 'new' | 'old') => columns.map((c) => `${row}.${c}`).join(', ');
-    await sql.raw(`create virtual table ${index} using fts5(${cols}, content='${table}', content_rowid='id', tokenize='trigram')`).execute(db);
-    await sql
-      .raw(`create trigger ${index}_ai after insert on ${table} begin
-        insert into ${index} (rowid, ${cols}) values (new.id, ${values('new')}); end`)
-      .execute(db);
-    await sql
-      .raw(`create trigger ${index}_ad after delete on ${table} begin
-        insert into ${index} (${index}, rowid, ${cols}) values ('delete', old.id, ${values('old')}); end`)
-      .execute(db);
-    await sql
-      .raw(`create trigger ${index}_au after update of ${cols} on ${table} begin
-        insert into ${index} (${index}, rowid, ${cols}) values ('delete', old.id, ${values('old')});
-        insert into ${index} (rowid, ${cols}) values (new.id, ${values('new')}); end`)
-      .execute(db);
-    await sql.raw(`insert into ${index} (${index}) values ('rebuild')`).execute(db);
-  }
+  for (const { table, columns } of SEARCHED) await createContentSearch(db, table, columns, ' '.repeat(8));
 }
 
 export async function down(db: AnyDb): Promise<void> {
@@ -102,8 +77,7 @@ export async function down(db: AnyDb): Promise<void> {
   for (const [name] of SORTS) await sql.raw(`drop index ${name}`).execute(db);
   for (const { table, columns } of SEARCHED) {
     if (sqlite) {
-      for (const op of ['ai', 'ad', 'au']) await sql.raw(`drop trigger ${table}_search_${op}`).execute(db);
-      await sql.raw(`drop table ${table}_search`).execute(db);
+      await dropContentSearch(db, table);
     } else {
       for (const column of columns) await sql.raw(`drop index ${table}_${column}_trgm_idx`).execute(db);
     }

@@ -1,5 +1,6 @@
 // Frozen in time: this migration never imports application code and is never edited once released.
 import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { createContentSearch, dropContentSearch, SEARCHED } from './shared-2026-11-24-search.ts';
 
 // Kysely<any>: migrations see the database as it was, not today's types.
 type AnyDb = Kysely<any>;
@@ -23,13 +24,6 @@ type AnyDb = Kysely<any>;
  * created once per database, in pg_trgm's schema (or wherever it already is), and the operator
  * classes are named with their schemas, so the indexes work whatever the connection's search_path.
  */
-const SEARCHED: { table: string; columns: string[] }[] = [
-  { table: 'deals', columns: ['title_lc'] },
-  { table: 'tickets', columns: ['title_lc'] },
-  { table: 'orgs', columns: ['name_lc', 'domain'] },
-  { table: 'contacts', columns: ['name_lc', 'email_lc'] },
-];
-
 /**
  * What is indexed for a column: the `_lc` columns are lower-cased by the application; `domain` is
  * kept as sent, so its index holds `lower(domain)` (domains are ASCII hostnames, which SQLite's and
@@ -99,16 +93,9 @@ async function createSqlite(db: AnyDb): Promise<void> {
   }
 }
 
-async function dropSqliteBefore(db: AnyDb): Promise<void> {
-  for (const { table } of SEARCHED) {
-    for (const op of ['ai', 'ad', 'au']) await sql.raw(`drop trigger ${table}_search_${op}`).execute(db);
-    await sql.raw(`drop table ${table}_search`).execute(db);
-  }
-}
-
 export async function up(db: AnyDb): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
-    await dropSqliteBefore(db);
+    for (const { table } of SEARCHED) await dropContentSearch(db, table);
     await createSqlite(db);
     return;
   }
@@ -124,26 +111,9 @@ export async function up(db: AnyDb): Promise<void> {
 export async function down(db: AnyDb): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
     for (const { table, columns } of SEARCHED) {
-      const index = `${table}_search`;
-      const cols = columns.join(', ');
-      const values = (row: 'new' | 'old') => columns.map((c) => `${row}.${c}`).join(', ');
       for (const op of ['ai', 'ad', 'au']) await sql.raw(`drop trigger ${table}_trigrams_${op}`).execute(db);
       await sql.raw(`drop table ${table}_trigrams`).execute(db);
-      await sql.raw(`create virtual table ${index} using fts5(${cols}, content='${table}', content_rowid='id', tokenize='trigram')`).execute(db);
-      await sql
-        .raw(`create trigger ${index}_ai after insert on ${table} begin
-          insert into ${index} (rowid, ${cols}) values (new.id, ${values('new')}); end`)
-        .execute(db);
-      await sql
-        .raw(`create trigger ${index}_ad after delete on ${table} begin
-          insert into ${index} (${index}, rowid, ${cols}) values ('delete', old.id, ${values('old')}); end`)
-        .execute(db);
-      await sql
-        .raw(`create trigger ${index}_au after update of ${cols} on ${table} begin
-          insert into ${index} (${index}, rowid, ${cols}) values ('delete', old.id, ${values('old')});
-          insert into ${index} (rowid, ${cols}) values (new.id, ${values('new')}); end`)
-        .execute(db);
-      await sql.raw(`insert into ${index} (${index}) values ('rebuild')`).execute(db);
+      await createContentSearch(db, table, columns, ' '.repeat(10));
     }
     return;
   }
