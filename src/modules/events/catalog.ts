@@ -1,4 +1,7 @@
-/** Exactly the allowed event types of the specification's catalog. */
+/**
+ * Exactly the allowed event types of the specification's catalog. The web console imports this
+ * module too (web/README.md): keep it free of Node-only code.
+ */
 export const EVENT_TYPES = [
   'deal.created',
   'deal.won',
