@@ -38,7 +38,7 @@ export function DealFieldsForm({ deal }: { deal: Deal }) {
   const queryClient = useQueryClient();
   const users = useUsers();
   const [base, setBase] = useState(deal);
-  // A field's error is the server's reason for it from the last save.
+  // A field's error is the server's reason for it from the last save (read as the fields render, once `save` below exists).
   const serverError = (name: keyof Draft) => fieldError(save.error, name);
   const { values: draft, setValues: setDraft, field } = useFormFields(() => draftOf(deal), serverError);
   const contacts = useQuery({

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { DataTable } from '../../components/data-table';
+import { DataTable, EmptyRow } from '../../components/data-table';
 import { Page } from '../../components/page';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { canManage, useSession } from '../../lib/session';
@@ -61,9 +61,7 @@ export function EndpointsPage() {
           );
         })}
         {endpoints.data && endpoints.data.data.length === 0 ? (
-          <tr>
-            <td colSpan={5}>No endpoints yet. Add one to receive events as they happen.</td>
-          </tr>
+          <EmptyRow columns={5}>No endpoints yet. Add one to receive events as they happen.</EmptyRow>
         ) : null}
       </DataTable>
       {manage ? <EndpointFormDialog isOpen={adding} onOpenChange={setAdding} /> : null}
