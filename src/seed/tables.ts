@@ -15,7 +15,7 @@ export type SeedTable = 'users' | 'orgs' | 'contacts' | 'deals' | 'deal_status_h
 const B = 'bigint';
 const T = 'text';
 
-/** The columns deals and tickets begin with (schema.ts `TitledRecordColumns`): a titled record of an org, with a contact and an owner. */
+/** The columns deals and tickets begin with after their id (schema.ts `TitledRecordColumns`, less `id`): a titled record of an org, with a contact and an owner. */
 const TITLED = [
   ['account_id', B],
   ['org_id', B],
