@@ -64,7 +64,12 @@ interface Parent {
   contact_id: number | null;
 }
 
-/** What a page's row carries besides its source's content: the entry's key and org, its author, and the parent's contact. */
+/**
+ * What a page's row carries besides its source's content: the entry's key and org, its author, and the
+ * parent's contact. The select list of `feedRows` builds these names from a table chosen at run time,
+ * so the compiler cannot check them against it: a column added or renamed there changes here too
+ * (the activity feed's API tests read every field).
+ */
 interface Joined {
   id: number;
   org_id: number;
