@@ -11,7 +11,8 @@ export const name = 'deal-activities';
 export const description =
   'POST /api/v1/deals/{id}/activities with a unique Idempotency-Key per request (auth, validation, idempotency record, one transaction: ' +
   'activity, deal last_activity_at, outbox event) against a bare Fastify doing one plain INSERT of the same row with the same driver; and ' +
-  'the replay of one key against GET /api/v1/deals/{id} on the same server. 20k deals, 100k activities; SQLite, and PostgreSQL when configured.';
+  "the replay of one key against GET /api/v1/deals/{id} on the same server; each server's CPU per request (from /proc). 20k deals, 100k activities; " +
+  'SQLite, and PostgreSQL when configured.';
 
 const DEALS = 20_000;
 const SEEDED_ACTIVITIES = 100_000;
@@ -28,10 +29,21 @@ const BODY = JSON.stringify({
 const UNIQUE_KEY = 'bench-[<id>]';
 
 function summary(f: Combined) {
-  return { req_per_s: f.req_per_s, p50_ms: f.p50_ms, p99_ms: f.p99_ms, requests: f.requests, non_2xx: f.non_2xx, errors: f.errors, rounds_req_per_s: f.rounds };
+  return {
+    req_per_s: f.req_per_s,
+    p50_ms: f.p50_ms,
+    p99_ms: f.p99_ms,
+    requests: f.requests,
+    non_2xx: f.non_2xx,
+    errors: f.errors,
+    rounds_req_per_s: f.rounds,
+    ...(f.cpu_us_per_request === null ? {} : { cpu_us_per_request: f.cpu_us_per_request }),
+  };
 }
 
 const ratio = (a: Combined, b: Combined) => Math.round((a.req_per_s / b.req_per_s) * 1000) / 1000;
+const cpuRatio = (a: Combined, b: Combined) =>
+  a.cpu_us_per_request === null || b.cpu_us_per_request === null ? null : Math.round((a.cpu_us_per_request / b.cpu_us_per_request) * 1000) / 1000;
 const roundRatios = (a: Combined, b: Combined) => a.rounds.map((n, i) => Math.round((n / b.rounds[i]) * 1000) / 1000);
 const answered = (f: Combined, status: string) => (f.statuses[status] ?? 0) + (f.warmup_statuses[status] ?? 0);
 const allAnswered = (f: Combined) => [f.statuses, f.warmup_statuses].flatMap((s) => Object.values(s)).reduce((a, b) => a + b, 0);
@@ -101,8 +113,8 @@ async function measureWrites(r: EngineRun) {
     from = Date.now() + 1; // the checks' own rows stay out of the audited window
     const headers = { ...r.auth, 'idempotency-key': UNIQUE_KEY };
     [api, plain] = await alternate(
-      { url: apiUrl, method: 'POST', body: BODY, headers, uniqueIds: true },
-      { url: plainUrl, method: 'POST', body: BODY, headers, uniqueIds: true },
+      { url: apiUrl, method: 'POST', body: BODY, headers, uniqueIds: true, pid: servers[0].pid },
+      { url: plainUrl, method: 'POST', body: BODY, headers, uniqueIds: true, pid: servers[1].pid },
       r.options,
       (round) => log(`${name}: ${r.db.engine}: writes round ${round}/${ROUNDS}: API, then the plain INSERT route`),
     );
@@ -151,8 +163,8 @@ async function measureReplay(r: EngineRun) {
     if (deal.status !== 200) throw new Error(`GET deal answered ${deal.status}: ${await deal.text()}`);
     before = JSON.stringify(await countWrites(r.db.handle, where));
     [replay, get] = await alternate(
-      { url, method: 'POST', body: BODY, headers, expectHeader: { name: 'idempotent-replayed', value: 'true' } },
-      { url: dealUrl, headers: r.auth },
+      { url, method: 'POST', body: BODY, headers, expectHeader: { name: 'idempotent-replayed', value: 'true' }, pid: server.pid },
+      { url: dealUrl, headers: r.auth, pid: server.pid },
       r.options,
       (round) => log(`${name}: ${r.db.engine}: replay round ${round}/${ROUNDS}: one key replayed, then GET /api/v1/deals/${r.seed.dealId}`),
     );
@@ -201,6 +213,8 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
       replay_baseline: summary(p.get),
       replay_ratio: ratio(p.replay, p.get),
       replay_ratio_rounds: roundRatios(p.replay, p.get),
+      // The same server answers both: CPU per replay over CPU per GET, the figure a shared machine disturbs least.
+      replay_cpu_ratio: cpuRatio(p.replay, p.get),
       // Warm-up writes count too: each committed its outbox event and its idempotency record with it.
       audit: {
         activities_written: w.counts.activities,
