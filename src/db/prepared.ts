@@ -55,6 +55,12 @@ interface Compiled {
 export interface PreparedQuery<A extends unknown[], R> {
   /** The rows for these values, on the pool or within a transaction. */
   rows(db: Executor, ...args: A): Promise<R[]>;
+  /**
+   * The rows now, without a promise, where `rows` would read them at once (SQLite on the pool while no
+   * transaction is open on its connection); null where the read has to wait (PostgreSQL, a transaction,
+   * SQLite's connection busy): call `rows` then. A refused read throws its translated error.
+   */
+  rowsNow(db: Executor, ...args: A): R[] | null;
 }
 
 let statements = 0;
@@ -92,20 +98,38 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
     }
     return compiled;
   };
+  const valuesOf = (compiled: Compiled, args: unknown[]) => compiled.parameters.map((p) => ('arg' in p ? args[p.arg] : p.value));
+  /** SQLite's connection when a read on it runs now: on the pool, no transaction open on it. */
+  const sqliteNow = (db: Executor): DirectAccess | undefined => {
+    const access = db.isTransaction ? undefined : direct.get(db as Db);
+    return access?.sqlite && !access.sqlite.raw.isTransaction ? access : undefined;
+  };
+  const readNow = (access: DirectAccess, compiled: Compiled, args: unknown[]): R[] => {
+    try {
+      const rows = access.sqlite!.rows(compiled.sql, valuesOf(compiled, args)) as R[];
+      access.status.succeeded();
+      return rows;
+    } catch (err) {
+      throw failed(access.status, err);
+    }
+  };
   return {
+    rowsNow(db, ...args) {
+      const access = sqliteNow(db);
+      return access ? readNow(access, compiledFor(db), args) : null;
+    },
     rows(db, ...args) {
       const compiled = compiledFor(db);
-      const values = compiled.parameters.map((p) => ('arg' in p ? args[p.arg] : p.value));
-      const access = db.isTransaction ? undefined : direct.get(db as Db);
-      if (access?.sqlite && !access.sqlite.raw.isTransaction) {
+      const now = sqliteNow(db);
+      if (now) {
         try {
-          const rows = access.sqlite.rows(compiled.sql, values) as R[];
-          access.status.succeeded();
-          return Promise.resolve(rows);
+          return Promise.resolve(readNow(now, compiled, args));
         } catch (err) {
-          return Promise.reject(failed(access.status, err));
+          return Promise.reject(err);
         }
       }
+      const values = valuesOf(compiled, args);
+      const access = db.isTransaction ? undefined : direct.get(db as Db);
       if (access?.pool && access.getTypeParser) {
         compiled.statement ??= new PgStatement(name, compiled.sql, access.getTypeParser);
         return compiled.statement.rows(access.pool, values).then(

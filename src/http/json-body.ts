@@ -21,17 +21,20 @@ export const MAX_BODY_DEPTH = 32;
  */
 export function registerJsonBody(app: App): preValidationHookHandler {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  const decode = (request: FastifyRequest, raw: Buffer): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      if (raw.length === 0) return resolve({});
-      const text = raw.toString('utf8');
-      parseJson(request, text, (err, value) => {
-        if (err) return reject(undecodable(text));
-        const deep = tooDeepField(value, MAX_BODY_DEPTH);
-        if (deep !== null) return reject(new AppError('validation_error', 'The request body nests too deeply.', { fields: { [deep]: 'too_deep' } }));
-        resolve(value);
-      });
+  /** The decoded body, or the refusal. Fastify's JSON parser answers before it returns (it parses synchronously). */
+  const decode = (request: FastifyRequest, raw: Buffer): { value: unknown } | AppError => {
+    if (raw.length === 0) return { value: {} };
+    const text = raw.toString('utf8');
+    let outcome: { value: unknown } | AppError | undefined;
+    parseJson(request, text, (err, value) => {
+      outcome = err ? undecodable(text) : { value };
     });
+    if (outcome === undefined) throw new Error('the JSON parser did not answer synchronously');
+    if (outcome instanceof AppError) return outcome;
+    const deep = tooDeepField(outcome.value, MAX_BODY_DEPTH);
+    if (deep !== null) return new AppError('validation_error', 'The request body nests too deeply.', { fields: { [deep]: 'too_deep' } });
+    return outcome;
+  };
 
   app.decorateRequest('rawBody', undefined);
   app.removeAllContentTypeParsers();
@@ -40,13 +43,13 @@ export function registerJsonBody(app: App): preValidationHookHandler {
     done(null, body);
   });
 
-  // A callback hook: a request without a body passes without a promise.
+  // A callback hook that never waits: decoding is synchronous, so no request makes a promise here.
   return (request, _reply, done) => {
     if (!Buffer.isBuffer(request.body)) return done();
-    decode(request, request.body).then((value) => {
-      request.body = value;
-      done();
-    }, done);
+    const decoded = decode(request, request.body);
+    if (decoded instanceof AppError) return done(decoded);
+    request.body = decoded.value;
+    done();
   };
 }
 

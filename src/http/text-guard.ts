@@ -2,12 +2,30 @@ import type { preValidationHookHandler } from 'fastify';
 import { validationError } from '../lib/errors.ts';
 import { routeOf } from './route.ts';
 
+/** Whether any string or key in the value holds a NUL character (the common answer, no, without building paths). */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsNul(value[i])) return true;
+    return false;
+  }
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const k of Object.keys(record)) if (k.includes('\u0000') || holdsNul(record[k])) return true;
+  }
+  return false;
+}
+
 /** The path of the first string (or key) holding a NUL character, or null. */
 export function findNul(value: unknown, path: string): string | null {
+  return holdsNul(value) ? nulPath(value, path) : null;
+}
+
+function nulPath(value: unknown, path: string): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path : null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findNul(value[i], `${path}.${i}`);
+      const found = nulPath(value[i], `${path}.${i}`);
       if (found) return found;
     }
     return null;
@@ -16,7 +34,7 @@ export function findNul(value: unknown, path: string): string | null {
     for (const [k, v] of Object.entries(value)) {
       const here = path ? `${path}.${k}` : k;
       if (k.includes('\u0000')) return here;
-      const found = findNul(v, here);
+      const found = nulPath(v, here);
       if (found) return found;
     }
   }

@@ -114,9 +114,15 @@ export function encryptSecret(key: Buffer, plaintext: string): string {
   return Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64');
 }
 
+/**
+ * GCM deciphers as it goes: `update` returns every byte and `final` only checks the tag (it throws
+ * when the text or tag was altered), so the text is decoded from `update`'s buffer alone.
+ */
 export function decryptSecret(key: Buffer, stored: string): string {
   const raw = Buffer.from(stored, 'base64');
   const decipher = createDecipheriv('aes-256-gcm', aesKey(key), raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  const plain = decipher.update(raw.subarray(28));
+  decipher.final();
+  return plain.toString('utf8');
 }

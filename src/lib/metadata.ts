@@ -23,7 +23,9 @@ export function deeperThan(value: unknown, limit: number): boolean {
  */
 export function tooDeepField(body: unknown, limit: number): string | null {
   if (body === null || typeof body !== 'object') return null;
-  if (Array.isArray(body)) return deeperThan(body, limit) ? 'body' : null;
+  // A field nests too deeply exactly when the body does (its fields are one level down): one walk answers the common case.
+  if (!deeperThan(body, limit)) return null;
+  if (Array.isArray(body)) return 'body';
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     if (deeperThan(value, limit - 1)) return key;
   }

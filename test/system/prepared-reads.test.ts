@@ -5,6 +5,7 @@ import { createWrite } from '../../src/lib/write.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createDeal } from '../../src/modules/deals/deals.service.ts';
 import { findDeal } from '../../src/modules/deals/deals.repository.ts';
+import { findKey, findKeyNow, insertResponse } from '../../src/modules/idempotency/idempotency.repository.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 
 // Prepared single-record reads (docs/design.md#prepared-queries): the same rows as the query builder, and on
@@ -66,6 +67,34 @@ for (const engine of engines()) {
         /rolled back/,
       );
       assert.equal(((await readDuring) as { title: string }).title, 'Prepared');
+    });
+
+    test('a read now (the idempotency record) gives the row the promised read gives, and is null where a read must wait', async () => {
+      const key = `now-${engine}`;
+      await insertResponse(t.handle.db, {
+        account_id: accountId,
+        key,
+        request_hash: 'h',
+        response_status: 201,
+        response_body: 'enc:v1:x',
+        location: null,
+        created_at: 1,
+        expires_at: 2,
+      });
+      const row = await findKey(t.handle.db, accountId, key);
+      assert.ok(row);
+      const now = findKeyNow(t.handle.db, accountId, key);
+      if (engine === 'sqlite') {
+        assert.deepEqual(now && { ...now.row }, { ...row });
+        assert.deepEqual(findKeyNow(t.handle.db, accountId, `${key}-none`), { row: undefined });
+        assert.deepEqual(findKeyNow(t.handle.db, accountId + 1, key), { row: undefined });
+      } else assert.equal(now, null, 'PostgreSQL reads through the pool: always a promise');
+      // While a transaction holds the connection (SQLite) or the read is the transaction's own, nothing is read now.
+      await t.handle.db.transaction().execute(async (trx) => {
+        assert.equal(findKeyNow(t.handle.db, accountId, key), null);
+        assert.equal(findKeyNow(trx, accountId, key), null);
+        assert.deepEqual({ ...(await findKey(trx, accountId, key)) }, { ...row });
+      });
     });
   });
 }

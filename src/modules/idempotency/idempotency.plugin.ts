@@ -31,20 +31,55 @@ declare module 'fastify' {
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_KEY_LENGTH = 255;
 
-/** JSON with object keys sorted, so the same body in another key order has the same fingerprint. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([k, v]) => k !== 'idempotency_key' && v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+/** A string as JSON.stringify writes it: most hold nothing it escapes (quote, backslash, controls, surrogates) and are only quoted. */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A surrogate is escaped only when lone: leave every string holding one to JSON.stringify.
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
   }
-  return JSON.stringify(value) ?? 'null';
+  return `"${text}"`;
+}
+
+/**
+ * JSON with object keys sorted, so the same body in another key order has the same fingerprint
+ * (`idempotency_key` and undefined members left out). Stored fingerprints depend on these exact
+ * bytes: each value is written as JSON.stringify writes it. Loops and string appends, because it
+ * runs on every write with a key and every replay.
+ */
+function canonical(value: unknown): string {
+  if (typeof value === 'string') return quoted(value);
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      // A hole (never in decoded JSON) is written as nothing, as Array.prototype.join writes it.
+      if (i in value) out += canonical(value[i]);
+    }
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  // Own enumerable string keys, unique, so the default code-unit sort is the whole order.
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (const key of keys) {
+    const member = record[key];
+    if (key === 'idempotency_key' || member === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += `${quoted(key)}:${canonical(member)}`;
+  }
+  return `${out}}`;
 }
 
 export function requestFingerprint(method: string, path: string, body: unknown): string {
   return sha256Hex(`${method} ${path}\n${canonical(body ?? null)}`);
+}
+
+/** The request's path without its query string. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
 }
 
 /** The key a request gives: the `Idempotency-Key` header, else the body's `idempotency_key`. */
@@ -79,11 +114,15 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
   const seal = (text: string) => (opts.secretKey ? SEALED + encryptSecret(opts.secretKey, text) : text);
   const unseal = (stored: string) => (stored.startsWith(SEALED) && opts.secretKey ? decryptSecret(opts.secretKey, stored.slice(SEALED.length)) : stored);
 
-  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply, key: string): Promise<void> => {
-    const accountId = request.auth.accountId;
-    const fingerprint = requestFingerprint(request.method, request.url.split('?')[0], request.body);
-    const now = opts.clock.now();
-    const existing = await repo.findKey(opts.db, accountId, key);
+  /** The stage's verdict once the key's record is read: replay it (or refuse), or give the request its claim. */
+  const claimOrReplay = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    fingerprint: string,
+    now: number,
+    existing: repo.IdempotencyRow | undefined,
+  ): void => {
     if (existing && repo.isLive(existing, now)) {
       if (existing.request_hash !== fingerprint) {
         throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', { fields: { idempotency_key: 'reused' } });
@@ -91,10 +130,11 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       if (existing.state !== 'done') {
         throw new AppError('conflict', 'The request with this Idempotency-Key was carried out, but its response was lost; it will not run again.');
       }
-      return replay(reply, { status: existing.response_status ?? 200, body: unseal(existing.response_body ?? ''), location: existing.location });
+      replay(reply, { status: existing.response_status ?? 200, body: unseal(existing.response_body ?? ''), location: existing.location });
+      return;
     }
     request.idempotency = {
-      accountId,
+      accountId: request.auth.accountId,
       key,
       fingerprint,
       expiresAt: now + opts.ttlHours * 3_600_000,
@@ -104,12 +144,24 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
     };
   };
 
-  // Callback hooks: a read, or a write without a key, passes without a promise.
+  // A callback hook: a read, a write without a key, and (SQLite) a key whose record is read on the
+  // connection at once pass without a promise; only a record read that waits makes one.
   app.addHook('preHandler', (request, reply, done) => {
     if (!WRITE_METHODS.has(request.method) || !routeOf(request).config.scope) return done();
     const key = keyOf(request);
     if (key === undefined) return done();
-    claimOrReplay(request, reply, key).then(() => done(), done);
+    const accountId = request.auth.accountId;
+    const fingerprint = requestFingerprint(request.method, pathOf(request.url), request.body);
+    const now = opts.clock.now();
+    const read = repo.findKeyNow(opts.db, accountId, key);
+    if (read) {
+      claimOrReplay(request, reply, key, fingerprint, now, read.row);
+      return done();
+    }
+    repo
+      .findKey(opts.db, accountId, key)
+      .then((existing) => claimOrReplay(request, reply, key, fingerprint, now, existing))
+      .then(() => done(), done);
   });
 
   // A claim no write used: the request was refused after it started (a 404) or changed nothing.

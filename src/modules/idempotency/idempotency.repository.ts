@@ -28,6 +28,16 @@ export async function findKey(db: Executor, accountId: number, key: string): Pro
 }
 
 /**
+ * The key's record read now, where the engine reads it without waiting (SQLite on the pool, its
+ * connection free: prepared.ts `rowsNow`), as `{ row }` (`row` undefined when there is none); null
+ * where the read has to wait: call findKey.
+ */
+export function findKeyNow(db: Executor, accountId: number, key: string): { row: IdempotencyRow | undefined } | null {
+  const rows = keyByName.rowsNow(db, accountId, key);
+  return rows === null ? null : { row: rows[0] };
+}
+
+/**
  * Whether a record still answers for its key: not expired, and either a stored response or a
  * write that committed without one. Records of requests still "running" without a commit were
  * left by versions that claimed a key before the write (their process died before the write
