@@ -16,7 +16,7 @@ export const description =
 
 const DEALS = 20_000;
 const SEEDED_ACTIVITIES = 100_000;
-const GOALS = { ratio: 0.7, replay_ratio: 0.9 };
+const GOALS = { ratio: 0.6, replay_ratio: 0.9 };
 const BODY = JSON.stringify({
   source_app: 'bench',
   message: 'Called the customer about the renewal',
