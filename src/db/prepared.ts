@@ -154,12 +154,14 @@ type AccountTable = { [T in keyof Database]: Database[T] extends { account_id: n
 type AnyTables = Record<string, Record<string, unknown>>;
 
 /**
- * The prepared read of the row of `table` that an account holds under `key = value`, with its
- * `columns` listed (`everyColumn`): `select <columns> from <table> where account_id = ? and <key> = ?`.
+ * The prepared read of the row of `table` that an account holds under `key = value`, every column
+ * listed: `select <columns> from <table> where account_id = ? and <key> = ?`. Its rows are typed as
+ * whole rows, so `columns` must name every column of the table (the type check says which is missing,
+ * as `everyColumn` does).
  */
-export function prepareAccountRow<T extends AccountTable, K extends keyof Database[T] & string>(
+export function prepareAccountRow<T extends AccountTable, K extends keyof Database[T] & string, const L extends readonly (keyof Database[T] & string)[]>(
   table: T,
-  columns: readonly (keyof Database[T] & string)[],
+  columns: L & ([Exclude<keyof Database[T], L[number]>] extends [never] ? unknown : { missing: Exclude<keyof Database[T], L[number]> }),
   key: K,
 ): PreparedQuery<[accountId: number, value: SelectType<Database[T][K]>], Selectable<Database[T]>> {
   return prepareQuery<[accountId: number, value: SelectType<Database[T][K]>], Selectable<Database[T]>>((db, accountId, value) =>
