@@ -18,6 +18,7 @@ import * as analyticsLevels from './migrations/2026-11-25T0300_analytics_levels.
 import * as analyticsKept from './migrations/2026-11-25T0310_analytics_kept.ts';
 import * as analyticsCoveringKey from './migrations/2026-11-25T0320_analytics_covering_key.ts';
 import * as searchByAccount from './migrations/2026-11-25T0400_search_by_account.ts';
+import * as ownerStatusIndex from './migrations/2026-11-27T1700_owner_status_index.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0310_analytics_kept': analyticsKept,
   '2026-11-25T0320_analytics_covering_key': analyticsCoveringKey,
   '2026-11-25T0400_search_by_account': searchByAccount,
+  '2026-11-27T1700_owner_status_index': ownerStatusIndex,
 };
 
 /**

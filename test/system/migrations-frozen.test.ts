@@ -32,6 +32,7 @@ const PINNED: Record<EngineName, Record<string, { up: string; down: string }>> =
     '2026-11-25T0310_analytics_kept': { up: '05a510b2a3255863', down: 'd5d00c2a3052f3b8' },
     '2026-11-25T0320_analytics_covering_key': { up: 'e3b0c44298fc1c14', down: 'e3b0c44298fc1c14' },
     '2026-11-25T0400_search_by_account': { up: 'a6055c9fce2ed6fe', down: 'd8368231998b91fa' },
+    '2026-11-27T1700_owner_status_index': { up: '974330f93337579c', down: 'a28bd869d5b2b05e' },
   },
   postgres: {
     '2026-11-21T0000_initial': { up: 'de86b0fd76c4b90e', down: '6f63f49c239a3407' },
@@ -51,6 +52,7 @@ const PINNED: Record<EngineName, Record<string, { up: string; down: string }>> =
     '2026-11-25T0310_analytics_kept': { up: '399e8ad2eb2553b1', down: '3f65a6563ab09448' },
     '2026-11-25T0320_analytics_covering_key': { up: '818393ac58f94134', down: 'b2f3baca7630462c' },
     '2026-11-25T0400_search_by_account': { up: 'a72fa385f02d429f', down: 'dd5c07e31d499065' },
+    '2026-11-27T1700_owner_status_index': { up: '974330f93337579c', down: 'a28bd869d5b2b05e' },
   },
 };
 
