@@ -135,7 +135,8 @@ onEachEngineAtOnce('the event stream and custops listen, each engine at once', (
       const port = await freePort();
       api = `http://127.0.0.1:${port}`;
       serve = custops(['serve', '--port', String(port)], { DATABASE_URL: t.url, CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' });
-      await waitForHttp(`${api}/healthz`, serve, 30_000);
+      // As the other suites that start servers: a loaded machine (several suites starting servers at once) can take a while.
+      await waitForHttp(`${api}/healthz`, serve, 60_000);
     });
     after(async () => {
       if (serve.proc.exitCode === null) serve.proc.kill('SIGTERM');
@@ -147,7 +148,11 @@ onEachEngineAtOnce('the event stream and custops listen, each engine at once', (
     test('each event arrives signed with the printed secret, and each answer is printed', async () => {
       const listen = custops(['listen', '--forward-to', receiver.url, '--events', 'deal.created,deal.won', '--api', api], { CUSTOPS_API_KEY: key });
       try {
-        await waitUntil(`listen ready (${listen.output()})`, () => /Signing secret for this session: whsec_\S+/.test(listen.output()), 30_000);
+        await waitUntil(
+          () => `listen ready (${listen.output()})`,
+          () => /Signing secret for this session: whsec_\S+/.test(listen.output()),
+          30_000,
+        );
         const secret = /Signing secret for this session: (whsec_\S+)/.exec(listen.output())![1];
         const post = async (method: string, path: string, body: object) => {
           const res = await fetch(`${api}/api/v1${path}`, {

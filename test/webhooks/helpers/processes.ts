@@ -32,18 +32,19 @@ export function custops(args: string[], env: Record<string, string>): Child {
   return { proc, output: () => out, exited };
 }
 
-export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000, everyMs = 50): Promise<void> {
+/** `what` names the wait in the time-out's message; as a function it is read at the time-out (a child's output by then). */
+export async function waitUntil(what: string | (() => string), check: () => Promise<boolean> | boolean, timeoutMs = 30_000, everyMs = 50): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
 export async function waitForHttp(url: string, child: Child, timeoutMs = 20_000): Promise<void> {
   await waitUntil(
-    `${url} (output: ${child.output().slice(-500)})`,
+    () => `${url} (output: ${child.output().slice(-500)})`,
     async () => {
       if (child.proc.exitCode !== null) throw new Error(`custops exited early: ${child.output()}`);
       try {
