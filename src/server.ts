@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import { openDatabase, timeoutsOf, type DatabaseHandle } from './db/database.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { buildApp } from './app.ts';
+import { routeOf } from './http/route.ts';
 import type { App } from './http/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { purgeExpiredKeys } from './modules/idempotency/idempotency.repository.ts';
@@ -47,10 +48,12 @@ export async function startServer(settings: Config, options: ServerOptions = {})
   // idempotency record. A request counts from its last hook before the handler until its answer is
   // ready (onSend), not until the answer is delivered: a client that hung up gets no delivery, and
   // waiting for one would hold every later stop for the whole drain time-out.
+  // A stream (route config `stream`) takes its reply over, so neither hook below would ever see it end:
+  // it is not counted (it only reads, and closing the server ends it).
   const inFlight = new Set<object>();
   // Callback hooks: no promise per request for the bookkeeping.
   app.addHook('preHandler', (request, _reply, done) => {
-    inFlight.add(request);
+    if (routeOf(request).config.stream !== true) inFlight.add(request);
     done();
   });
   app.addHook('onSend', (request, _reply, payload, done) => {

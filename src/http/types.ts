@@ -41,5 +41,10 @@ declare module 'fastify' {
     session?: 'sign-in' | 'only';
     /** `admin`: a console session needs the role owner or admin; API keys are judged by their scopes alone. */
     role?: 'admin';
+    /**
+     * A long-lived answer that takes the reply over (`reply.hijack()`, the event stream): it reads only,
+     * the server's close ends it, and a server stopping does not wait for it as for a handler.
+     */
+    stream?: true;
   }
 }

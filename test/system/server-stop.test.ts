@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
-import { createTestDatabase } from '../helpers/engines.ts';
+import { createTestDatabase, engines } from '../helpers/engines.ts';
 import { waitUntil } from '../webhooks/helpers/processes.ts';
 
 // `serve` stops after the handlers still running have done their database work. A client that hangs
@@ -73,3 +73,52 @@ describe('stopping serve', { skip: !process.env.TEST_POSTGRES_URL && 'needs TEST
     }
   });
 });
+
+// The event stream takes its reply over (no onSend, no onResponse): it must not count as a handler
+// running, or it would stay counted for ever and every later stop would wait out the drain time-out.
+for (const engine of engines()) {
+  describe(`stopping serve after event streams [${engine}]`, () => {
+    test('an event stream, open or gone, is not a handler that stopping waits for; stopping ends an open one', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'custops-stop-stream-'));
+      const t = await createTestDatabase(engine, engine === 'sqlite' ? { sqlitePath: join(dir, 'stream.db') } : {});
+      const config = loadConfig({
+        DATABASE_URL: t.url,
+        CUSTOPS_DATA_DIR: dir,
+        CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+      });
+      const server = await startServer(config, { logger: false, migrate: false });
+      let stopped = false;
+      try {
+        const deps = { db: t.handle.db, clock: { now: () => Date.now() } };
+        const { account } = await createAccount(deps, { name: 'Streams' });
+        const key = await createApiKey(deps, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: null });
+        const open = async () => {
+          const controller = new AbortController();
+          const res = await fetch(`${server.url}/api/v1/events/stream`, { headers: { authorization: `Bearer ${key.secret}` }, signal: controller.signal });
+          assert.equal(res.status, 200);
+          const reader = res.body!.getReader();
+          assert.match(new TextDecoder().decode((await reader.read()).value), /^retry: /);
+          return { controller, reader };
+        };
+        // One stream whose client goes away, then one left open.
+        const gone = await open();
+        assert.equal(server.handlersRunning(), 0, 'an open stream is not a running handler');
+        gone.controller.abort();
+        const left = await open();
+        assert.equal(server.handlersRunning(), 0);
+        const started = Date.now();
+        await server.stop();
+        stopped = true;
+        // The drain time-out is 15 s; a counted stream would hold the stop that long.
+        assert.ok(Date.now() - started < 5_000, `stop took ${Date.now() - started} ms`);
+        // Stopping ended the open stream: its body finishes.
+        for (;;) if ((await left.reader.read().catch(() => ({ done: true }))).done) break;
+      } finally {
+        if (!stopped) await server.stop();
+        await t.drop();
+      }
+    });
+  });
+}

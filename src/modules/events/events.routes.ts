@@ -54,7 +54,7 @@ export function registerEventRoutes(app: App, deps: ModuleDeps): void {
   app.get(
     '/events/stream',
     {
-      config: { scope: 'webhooks:read', errors: [] },
+      config: { scope: 'webhooks:read', errors: [], stream: true },
       schema: {
         operationId: 'streamEvents',
         summary: 'Stream the account’s events (Server-Sent Events)',
