@@ -26,7 +26,7 @@ function nulPath(value: unknown, path: string): string | null {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = nulPath(value[i], `${path}.${i}`);
-      if (found) return found;
+      if (found !== null) return found;
     }
     return null;
   }
@@ -35,7 +35,7 @@ function nulPath(value: unknown, path: string): string | null {
       const here = path ? `${path}.${k}` : k;
       if (k.includes('\u0000')) return here;
       const found = nulPath(v, here);
-      if (found) return found;
+      if (found !== null) return found;
     }
   }
   return null;

@@ -94,6 +94,9 @@ for (const engine of engines()) {
         'validation_error',
       );
       assert.deepEqual(nested.fields, { 'external_ids.0.external_org_id': 'invalid_character' });
+      // Under a key with no name the NUL is refused too; with no name to give, the field named is the body.
+      const unnamed = assertError(await call(h, 'POST', '/api/v1/orgs', { key: a.key, body: { name: 'N', '': '\u0000' } }), 422, 'validation_error');
+      assert.deepEqual(unnamed.fields, { body: 'invalid_character' });
       // The check follows authentication: without a key it is still 401.
       assertError(await call(h, 'GET', '/api/v1/orgs', { query: { q: '\u0000' } }), 401, 'unauthorized');
       assert.deepEqual(await tableCounts(h.db), before);

@@ -26,24 +26,23 @@ const referenceFingerprint = (method: string, path: string, body: unknown) =>
     .update(`${method} ${path}\n${referenceCanonical(body ?? null)}`)
     .digest('hex');
 
-/** Every path of the first NUL, as the text guard first found it (a path string built at each step). */
-function referenceFindNul(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = referenceFindNul(value[i], `${path}.${i}`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
+/**
+ * The path of the first NUL, found another way: every key and string of the value with its path, in
+ * document order (an object's key before its value), and the first that holds a NUL.
+ */
+function* textsOf(value: unknown, path: string): Generator<[path: string, text: string]> {
+  if (typeof value === 'string') yield [path, value];
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* textsOf(value[i], `${path}.${i}`);
+  else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       const here = path ? `${path}.${k}` : k;
-      if (k.includes('\u0000')) return here;
-      const found = referenceFindNul(v, here);
-      if (found) return found;
+      yield [here, k];
+      yield* textsOf(v, here);
     }
   }
+}
+function referenceFindNul(value: unknown, path: string): string | null {
+  for (const [where, text] of textsOf(value, path)) if (text.includes('\u0000')) return where;
   return null;
 }
 
