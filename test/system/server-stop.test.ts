@@ -7,11 +7,25 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
-import { startServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
-import { createTestDatabase, engines } from '../helpers/engines.ts';
+import { createTestDatabase, engines, type EngineName, type TestDatabase } from '../helpers/engines.ts';
 import { waitUntil } from '../webhooks/helpers/processes.ts';
+
+/** `serve` in this process over a fresh database of the engine (already migrated), listening on a free port. */
+async function serveOn(engine: EngineName): Promise<{ t: TestDatabase; server: RunningServer }> {
+  const dir = mkdtempSync(join(tmpdir(), 'custops-stop-'));
+  const t = await createTestDatabase(engine, engine === 'sqlite' ? { sqlitePath: join(dir, 'stop.db') } : {});
+  const config = loadConfig({
+    DATABASE_URL: t.url,
+    CUSTOPS_DATA_DIR: dir,
+    CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+  });
+  return { t, server: await startServer(config, { logger: false, migrate: false }) };
+}
 
 // `serve` stops after the handlers still running have done their database work. A client that hangs
 // up while its handler runs gets no answer delivered; its handler must still count as finished once
@@ -19,16 +33,7 @@ import { waitUntil } from '../webhooks/helpers/processes.ts';
 // a handler can be held at a lock without holding up the process (SQLite's busy wait blocks it).
 describe('stopping serve', { skip: !process.env.TEST_POSTGRES_URL && 'needs TEST_POSTGRES_URL' }, () => {
   test('a request whose client hung up mid-handler is done once its handler is, and the write it made is kept', async () => {
-    const t = await createTestDatabase('postgres');
-    const dir = mkdtempSync(join(tmpdir(), 'custops-stop-'));
-    const config = loadConfig({
-      DATABASE_URL: t.url,
-      CUSTOPS_DATA_DIR: dir,
-      CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-    });
-    const server = await startServer(config, { logger: false, migrate: false });
+    const { t, server } = await serveOn('postgres');
     const locker = new pg.Client({ connectionString: t.url });
     await locker.connect();
     let stopped = false;
@@ -79,16 +84,7 @@ describe('stopping serve', { skip: !process.env.TEST_POSTGRES_URL && 'needs TEST
 for (const engine of engines()) {
   describe(`stopping serve after event streams [${engine}]`, () => {
     test('an event stream, open or gone, is not a handler that stopping waits for; stopping ends an open one', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'custops-stop-stream-'));
-      const t = await createTestDatabase(engine, engine === 'sqlite' ? { sqlitePath: join(dir, 'stream.db') } : {});
-      const config = loadConfig({
-        DATABASE_URL: t.url,
-        CUSTOPS_DATA_DIR: dir,
-        CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
-        LOG_LEVEL: 'silent',
-        PORT: '0',
-      });
-      const server = await startServer(config, { logger: false, migrate: false });
+      const { t, server } = await serveOn(engine);
       let stopped = false;
       try {
         const deps = { db: t.handle.db, clock: { now: () => Date.now() } };
