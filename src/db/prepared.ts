@@ -99,11 +99,10 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
     return compiled;
   };
   const valuesOf = (compiled: Compiled, args: unknown[]) => compiled.parameters.map((p) => ('arg' in p ? args[p.arg] : p.value));
-  /** SQLite's connection when a read on it runs now: on the pool, no transaction open on it. */
-  const sqliteNow = (db: Executor): DirectAccess | undefined => {
-    const access = db.isTransaction ? undefined : direct.get(db as Db);
-    return access?.sqlite && !access.sqlite.raw.isTransaction ? access : undefined;
-  };
+  /** The pool's direct access (none inside a transaction). */
+  const accessOf = (db: Executor): DirectAccess | undefined => (db.isTransaction ? undefined : direct.get(db as Db));
+  /** Whether a read on SQLite's connection runs now: on the pool, no transaction open on it. */
+  const readsNow = (access: DirectAccess | undefined): boolean => access?.sqlite !== undefined && !access.sqlite.raw.isTransaction;
   const readNow = (access: DirectAccess, compiled: Compiled, args: unknown[]): R[] => {
     try {
       const rows = access.sqlite!.rows(compiled.sql, valuesOf(compiled, args)) as R[];
@@ -115,21 +114,20 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
   };
   return {
     rowsNow(db, ...args) {
-      const access = sqliteNow(db);
-      return access ? readNow(access, compiledFor(db), args) : null;
+      const access = accessOf(db);
+      return access && readsNow(access) ? readNow(access, compiledFor(db), args) : null;
     },
     rows(db, ...args) {
       const compiled = compiledFor(db);
-      const now = sqliteNow(db);
-      if (now) {
+      const access = accessOf(db);
+      if (access && readsNow(access)) {
         try {
-          return Promise.resolve(readNow(now, compiled, args));
+          return Promise.resolve(readNow(access, compiled, args));
         } catch (err) {
           return Promise.reject(err);
         }
       }
       const values = valuesOf(compiled, args);
-      const access = db.isTransaction ? undefined : direct.get(db as Db);
       if (access?.pool && access.getTypeParser) {
         compiled.statement ??= new PgStatement(name, compiled.sql, access.getTypeParser);
         return compiled.statement.rows(access.pool, values).then(
