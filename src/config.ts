@@ -86,6 +86,20 @@ export const SettingsSchema = Type.Object({
     36_500,
     'finished webhook deliveries, their attempts and events older than this many days are purged (0 keeps them)',
   ),
+  webhookEndpointConcurrency: integer(
+    'CUSTOPS_WEBHOOK_ENDPOINT_CONCURRENCY',
+    10,
+    1,
+    1000,
+    'webhook requests in flight per endpoint that it always has; a healthy endpoint with a backlog may grow to 4x (docs/webhooks.md#concurrency)',
+  ),
+  webhookConcurrency: integer(
+    'CUSTOPS_WEBHOOK_CONCURRENCY',
+    100,
+    1,
+    100_000,
+    'webhook requests in flight per process; endpoints grown past their own slots share at most half of it',
+  ),
   webhookAllowPrivate: flag('CUSTOPS_WEBHOOK_ALLOW_PRIVATE', '1 allows loopback and private webhook targets (development and tests only)'),
   idempotencyTtlHours: integer('CUSTOPS_IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365, 'how long idempotency keys are kept'),
   logLevel: Type.Union(

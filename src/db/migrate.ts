@@ -19,6 +19,7 @@ import * as analyticsKept from './migrations/2026-11-25T0310_analytics_kept.ts';
 import * as analyticsCoveringKey from './migrations/2026-11-25T0320_analytics_covering_key.ts';
 import * as searchByAccount from './migrations/2026-11-25T0400_search_by_account.ts';
 import * as ownerStatusIndex from './migrations/2026-11-27T1700_owner_status_index.ts';
+import * as rollupsAtCommit from './migrations/2026-11-27T1900_rollups_at_commit.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0320_analytics_covering_key': analyticsCoveringKey,
   '2026-11-25T0400_search_by_account': searchByAccount,
   '2026-11-27T1700_owner_status_index': ownerStatusIndex,
+  '2026-11-27T1900_rollups_at_commit': rollupsAtCommit,
 };
 
 /**

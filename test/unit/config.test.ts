@@ -15,6 +15,8 @@ describe('configuration', () => {
     assert.deepEqual(c.webhookRetryScheduleSeconds, [...DEFAULT_RETRY_SCHEDULE]);
     assert.equal(c.webhookTimeoutMs, 15000);
     assert.equal(c.webhookAllowPrivate, false);
+    assert.equal(c.webhookEndpointConcurrency, 10);
+    assert.equal(c.webhookConcurrency, 100);
     assert.equal(c.idempotencyTtlHours, 24);
     assert.equal(c.logLevel, 'info');
     assert.equal(c.pgPoolSize, 10);
@@ -34,6 +36,10 @@ describe('configuration', () => {
       { CUSTOPS_WEBHOOK_RETRY_SCHEDULE: '5,abc' },
       { CUSTOPS_WEBHOOK_TIMEOUT_MS: '-1' },
       { CUSTOPS_WEBHOOK_ALLOW_PRIVATE: 'maybe' },
+      { CUSTOPS_WEBHOOK_ENDPOINT_CONCURRENCY: '0' },
+      { CUSTOPS_WEBHOOK_ENDPOINT_CONCURRENCY: '1001' },
+      { CUSTOPS_WEBHOOK_CONCURRENCY: '0' },
+      { CUSTOPS_WEBHOOK_CONCURRENCY: 'many' },
       { CUSTOPS_IDEMPOTENCY_TTL_HOURS: '1.5' },
       { LOG_LEVEL: 'loud' },
       { REDIS_URL: 'localhost:6379' },

@@ -228,5 +228,53 @@ for (const engine of engines()) {
       const slowSent = receiver.received.filter((x) => x.path === '/slow').length;
       assert.ok(slowSent >= 2, 'stop() finished the attempts in flight');
     });
+
+    test('an endpoint that answers well while its queue waits grows past its own slots, up to 4x, within half the global cap', async () => {
+      const { h, receiver } = env;
+      const a = await createTestAccount(h);
+      receiver.on('/busy', () => ({ delayMs: 30 }));
+      receiver.on('/capped', () => ({ delayMs: 30 }));
+      await createEndpoint(h, a, receiver.url('/busy'), ['deal.won']);
+      for (let i = 0; i < 150; i++) await emit(h, a.accountId, 'deal.won', SAMPLE_ENTITIES['deal.won']);
+      const d = env.dispatcher({ perEndpointConcurrency: 2, globalConcurrency: 40, pollIntervalMs: 60_000 });
+      await d.start();
+      try {
+        await receiver.waitFor((r) => r.filter((x) => x.path === '/busy').length === 150, 30_000);
+      } finally {
+        await d.stop();
+      }
+      const peak = receiver.peak('/busy');
+      assert.ok(peak > 2, `grew past its own 2 slots (peak ${peak})`);
+      assert.ok(peak <= 8, `never past 4x its own slots (peak ${peak})`);
+
+      // A global cap of 6: slots past an endpoint's own are taken only while fewer than 3 are busy.
+      const b = await createTestAccount(h);
+      await createEndpoint(h, b, receiver.url('/capped'), ['deal.lost']);
+      for (let i = 0; i < 80; i++) await emit(h, b.accountId, 'deal.lost', SAMPLE_ENTITIES['deal.lost']);
+      const small = env.dispatcher({ perEndpointConcurrency: 2, globalConcurrency: 6, pollIntervalMs: 60_000 });
+      await small.start();
+      try {
+        await receiver.waitFor((r) => r.filter((x) => x.path === '/capped').length === 80, 30_000);
+      } finally {
+        await small.stop();
+      }
+      assert.ok(receiver.peak('/capped') <= 3, `half the global cap at most (peak ${receiver.peak('/capped')})`);
+    });
+
+    test('an endpoint that fails never takes more than its own slots, however long its queue', async () => {
+      const { h, receiver } = env;
+      const a = await createTestAccount(h);
+      receiver.on('/failing', () => ({ status: 503, delayMs: 30 }));
+      await createEndpoint(h, a, receiver.url('/failing'), ['deal.won']);
+      for (let i = 0; i < 60; i++) await emit(h, a.accountId, 'deal.won', SAMPLE_ENTITIES['deal.won']);
+      const d = env.dispatcher({ perEndpointConcurrency: 2, globalConcurrency: 40, pollIntervalMs: 60_000 });
+      await d.start();
+      try {
+        await receiver.waitFor((r) => r.filter((x) => x.path === '/failing').length === 60, 30_000);
+      } finally {
+        await d.stop();
+      }
+      assert.equal(receiver.peak('/failing'), 2);
+    });
   });
 }

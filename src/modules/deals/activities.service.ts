@@ -78,7 +78,8 @@ export async function createActivity(
       user_id: actor.userId,
       created_at: now,
     });
-    await touchLastActivity(trx, actor.accountId, dealId, now);
+    // Writers of one deal queue for its row: locked last, it is held for the commit alone.
+    w.atCommit(() => touchLastActivity(trx, actor.accountId, dealId, now));
     const activity = toActivityView(row);
     await emitActivityCreated(w, actor.accountId, Number(deal.org_id), activity);
     return activity;

@@ -21,7 +21,9 @@ export interface DispatcherOptions {
   /** Extra trusted CA for receivers (in-process tests); NODE_EXTRA_CA_CERTS works too. */
   ca?: string | Buffer;
   lookup?: LookupFunction;
+  /** Slots every endpoint always has (default CUSTOPS_WEBHOOK_ENDPOINT_CONCURRENCY). */
   perEndpointConcurrency?: number;
+  /** Requests in flight in this process (default CUSTOPS_WEBHOOK_CONCURRENCY). */
   globalConcurrency?: number;
   /** Safety poll for work nobody signalled (retries coming due, other processes on SQLite). */
   pollIntervalMs?: number;
@@ -32,6 +34,8 @@ const FAN_OUT_BATCH = 500;
 const LEASE_MARGIN_MS = 5000;
 /** Claimed ahead per endpoint, in multiples of its concurrency cap (each a queue of slots). */
 const AHEAD = 4;
+/** How far a healthy endpoint with a backlog may grow past its own slots, as a multiple of them. */
+const BURST = 4;
 
 /**
  * The outbox → receiver pipeline of one process: fans events out into deliveries, claims due
@@ -46,8 +50,16 @@ export class Dispatcher {
   readonly #o: DispatcherOptions;
   readonly #clock: Clock;
   readonly #sender: Sender;
+  /** Slots every endpoint has, whatever its receiver does. */
   readonly #perEndpoint: number;
   readonly #global: number;
+  /**
+   * Slots of endpoints grown past their own (absent: `#perEndpoint`). A 2xx answered while the
+   * endpoint's queue waits adds one, up to BURST × its own; an answer with nothing waiting takes one
+   * back; any failure drops it to its own slots. Slots past an endpoint's own are only taken while
+   * fewer than half the process's are busy, so other endpoints always find room.
+   */
+  readonly #limits = new Map<number, number>();
   readonly #leaseMs: number;
   readonly #inflight = new Map<number, number>();
   /** Attempts until recorded (stop() waits for them). */
@@ -73,8 +85,8 @@ export class Dispatcher {
   constructor(options: DispatcherOptions) {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
-    this.#perEndpoint = options.perEndpointConcurrency ?? 10;
-    this.#global = options.globalConcurrency ?? 100;
+    this.#perEndpoint = options.perEndpointConcurrency ?? options.config.webhookEndpointConcurrency;
+    this.#global = options.globalConcurrency ?? options.config.webhookConcurrency;
     // A claimed delivery may wait for up to AHEAD attempts of its endpoint before its own.
     this.#leaseMs = (AHEAD + 1) * options.config.webhookTimeoutMs + LEASE_MARGIN_MS;
     this.#records = new RecordQueue(options.database.db);
@@ -225,11 +237,29 @@ export class Dispatcher {
 
   #launchReady(): void {
     for (const [endpointId, list] of this.#ready) {
-      while (list.length && (this.#inflight.get(endpointId) ?? 0) < this.#perEndpoint && this.#sending < this.#global && !this.#stopped) {
-        this.#launch(list.shift()!);
-      }
+      while (list.length && this.#hasSlot(endpointId)) this.#launch(list.shift()!);
       if (list.length === 0) this.#ready.delete(endpointId);
     }
+  }
+
+  /** May one more request to this endpoint start now? */
+  #hasSlot(endpointId: number): boolean {
+    if (this.#stopped || this.#sending >= this.#global) return false;
+    const busy = this.#inflight.get(endpointId) ?? 0;
+    if (busy < this.#perEndpoint) return true;
+    return busy < (this.#limits.get(endpointId) ?? this.#perEndpoint) && this.#sending < this.#global / 2;
+  }
+
+  /** An answer came back: grow the endpoint's slots while it answers well and work waits; shrink them otherwise. */
+  #adapt(endpointId: number, ok: boolean): void {
+    const limit = this.#limits.get(endpointId) ?? this.#perEndpoint;
+    const next = !ok
+      ? this.#perEndpoint
+      : this.#ready.get(endpointId)?.length
+        ? Math.min(limit + 1, BURST * this.#perEndpoint)
+        : Math.max(limit - 1, this.#perEndpoint);
+    if (next === this.#perEndpoint) this.#limits.delete(endpointId);
+    else this.#limits.set(endpointId, next);
   }
 
   #launch(d: claims.ClaimedDelivery): void {
@@ -238,9 +268,10 @@ export class Dispatcher {
     inFlight.inc();
     let released = false;
     // The slot is the HTTP request: it frees when the answer is in, while the record is written.
-    const release = () => {
+    const release = (ok = false) => {
       if (released) return;
       released = true;
+      this.#adapt(d.endpoint_id, ok);
       const n = (this.#inflight.get(d.endpoint_id) ?? 1) - 1;
       if (n <= 0) this.#inflight.delete(d.endpoint_id);
       else this.#inflight.set(d.endpoint_id, n);
@@ -263,7 +294,7 @@ export class Dispatcher {
     this.#tasks.add(task);
   }
 
-  async #attempt(d: claims.ClaimedDelivery, release: () => void): Promise<void> {
+  async #attempt(d: claims.ClaimedDelivery, release: (ok: boolean) => void): Promise<void> {
     const requestedAt = this.#clock.now();
     const body = Buffer.from(d.payload, 'utf8');
     const previous = d.previous_secret_encrypted && (d.previous_secret_expires_at ?? 0) > requestedAt ? this.#secret(d.previous_secret_encrypted) : null;
@@ -278,7 +309,7 @@ export class Dispatcher {
       test: Boolean(d.is_test),
     });
     const result = await this.#sender.send(d.url, headers, body);
-    release();
+    release(!result.error && result.statusCode >= 200 && result.statusCode < 300);
     attemptsTotal.inc({ outcome: result.error ? 'failed' : 'sent', error: result.error ?? 'none' });
     attemptDuration.observe(result.durationMs / 1000);
     const schedule = this.#o.config.webhookRetryScheduleSeconds;

@@ -28,6 +28,8 @@ export interface Receiver {
   /** Resolves once `predicate` holds over the received requests (polls). */
   waitFor(predicate: (r: Received[]) => boolean, timeoutMs?: number): Promise<void>;
   inFlight(): number;
+  /** The most requests to `path` that were open at once (arrived, not yet answered). */
+  peak(path: string): number;
   /** Answers every held request now. */
   release(): void;
   close(): Promise<void>;
@@ -40,10 +42,15 @@ export async function startReceiver(tls: { key: string; cert: string }): Promise
   const handlers = new Map<string, (req: Received, n: number) => Reply>();
   const counts = new Map<string, number>();
   let inFlight = 0;
+  const open = new Map<string, number>();
+  const peaks = new Map<string, number>();
   const held: (() => void)[] = [];
   const server = createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 60_000 }, (req, res) => {
     const chunks: Buffer[] = [];
     inFlight++;
+    const opened = (open.get(req.url ?? '/') ?? 0) + 1;
+    open.set(req.url ?? '/', opened);
+    peaks.set(req.url ?? '/', Math.max(peaks.get(req.url ?? '/') ?? 0, opened));
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = req.url ?? '/';
@@ -54,6 +61,7 @@ export async function startReceiver(tls: { key: string; cert: string }): Promise
       const reply = handlers.get(path)?.(rec, n) ?? {};
       const answer = () => {
         inFlight--;
+        open.set(path, open.get(path)! - 1);
         if (reply.destroy) return req.socket.destroy();
         res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...(reply.headers ?? {}) });
         res.end(reply.body ?? 'ok');
@@ -72,6 +80,7 @@ export async function startReceiver(tls: { key: string; cert: string }): Promise
     url: (path) => `https://127.0.0.1:${port}${path}`,
     on: (path, handler) => void handlers.set(path, handler),
     inFlight: () => inFlight,
+    peak: (path) => peaks.get(path) ?? 0,
     release: () => {
       for (const answer of held.splice(0)) answer();
     },
