@@ -20,6 +20,7 @@ import * as analyticsCoveringKey from './migrations/2026-11-25T0320_analytics_co
 import * as searchByAccount from './migrations/2026-11-25T0400_search_by_account.ts';
 import * as ownerStatusIndex from './migrations/2026-11-27T1700_owner_status_index.ts';
 import * as rollupsAtCommit from './migrations/2026-11-27T1900_rollups_at_commit.ts';
+import * as lastActivityTrigger from './migrations/2026-11-27T1910_last_activity_trigger.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0400_search_by_account': searchByAccount,
   '2026-11-27T1700_owner_status_index': ownerStatusIndex,
   '2026-11-27T1900_rollups_at_commit': rollupsAtCommit,
+  '2026-11-27T1910_last_activity_trigger': lastActivityTrigger,
 };
 
 /**

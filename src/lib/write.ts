@@ -42,12 +42,6 @@ export interface WriteContext {
   emit<T extends EventType>(event: { accountId: number; orgId: number; type: T; entity: EventEntities[T] }): Promise<EmittedEvent>;
   /** Deliveries became due in this transaction (a retry, a re-enabled endpoint): dispatchers are woken once it commits. */
   wakeDispatcher(): Promise<void>;
-  /**
-   * Runs `step` last in the transaction, after the change, its events and its stored response: for
-   * a statement that locks a row other writers wait for (a deal's `last_activity_at`), so that
-   * the lock is held for the commit alone, not for the transaction's remaining round trips.
-   */
-  atCommit(step: () => Promise<void>): void;
 }
 
 /**
@@ -69,7 +63,6 @@ export function createWrite(deps: { db: Db; clock: Clock; wakeDispatcher: () => 
     let response: StoredResponse | null = null;
     const result = await deps.db.transaction().execute(async (trx) => {
       const now = deps.clock.now();
-      const last: (() => Promise<void>)[] = [];
       if (claim) await holdKey(trx, claim, now);
       const value = await change({
         trx,
@@ -82,10 +75,8 @@ export function createWrite(deps: { db: Db; clock: Clock; wakeDispatcher: () => 
           wake = true;
           return wakeDispatchers(trx);
         },
-        atCommit: (step) => void last.push(step),
       });
       if (claim) response = await storeResponse(trx, claim, claim.respond(value), now);
-      for (const step of last) await step();
       return value;
     });
     if (claim) claim.stored = response;

@@ -34,6 +34,9 @@ for (const engine of engines()) {
       assert.equal(deal.last_activity_at, iso(T0));
       clock.set(T0 + 3_600_000);
       await post(a, `/api/v1/deals/${deal.id}/activities`, { source_app: 'crm', message: 'Called' });
+      // Another process whose clock runs behind logs one: the deal's time never moves back.
+      clock.set(T0 + 1_800_000);
+      await post(a, `/api/v1/deals/${deal.id}/activities`, { source_app: 'crm', message: 'Mailed' });
       clock.set(T0 + 7_200_000);
       assert.equal((await patch(a, deal.id, { status: 'qualified' })).json().last_activity_at, iso(T0 + 3_600_000));
       const listed = (await call(h, 'GET', '/api/v1/deals', { key: a.key })).json().data[0];

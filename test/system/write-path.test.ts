@@ -111,55 +111,7 @@ for (const engine of engines()) {
       assert.equal(ran, false);
     });
 
-    test('atCommit steps run last: after the change, its events and its stored answer, in the same transaction', async () => {
-      const { write } = writeWatched();
-      const claim: IdempotencyClaim = {
-        accountId,
-        key: 'outside-last',
-        fingerprint: 'f',
-        expiresAt: clock.now() + 60_000,
-        respond: (result) => ({ status: 201, body: JSON.stringify(result), location: null }),
-        seal: (body) => body,
-        stored: null,
-      };
-      const order: string[] = [];
-      const seenByLastStep: { events: number; key: number }[] = [];
-      const before = (await outboxOf(t.handle.db, accountId)).length;
-      await write(claim, async (w) => {
-        w.atCommit(async () => {
-          order.push('last');
-          // The same transaction: the event and the stored answer are there, uncommitted.
-          const events = await w.trx.selectFrom('events').select('id').where('account_id', '=', accountId).execute();
-          const key = await w.trx.selectFrom('idempotency_keys').select('id').where('key', '=', 'outside-last').execute();
-          seenByLastStep.push({ events: events.length, key: key.length });
-        });
-        await w.emit({ accountId, orgId, type: 'deal.won', entity: { deal_id: 1, deal: { id: 1, title: 't', status: 'won' } } as never });
-        order.push('change');
-        return { ok: true };
-      });
-      assert.deepEqual(order, ['change', 'last']);
-      assert.deepEqual(seenByLastStep, [{ events: before + 1, key: 1 }]);
-
-      // A last step that fails rolls everything back: no event, no stored answer.
-      const counts = await tableCounts(t.handle.db);
-      const failing = { ...claim, key: 'outside-last-2', stored: null };
-      await assert.rejects(
-        () =>
-          write(failing, async (w) => {
-            w.atCommit(async () => {
-              throw new Error('at the commit');
-            });
-            await w.emit({ accountId, orgId, type: 'deal.won', entity: { deal_id: 1, deal: { id: 1, title: 't', status: 'won' } } as never });
-            return { ok: true };
-          }),
-        /at the commit/,
-      );
-      assert.deepEqual(await tableCounts(t.handle.db), counts);
-      assert.equal(failing.stored, null);
-      assert.equal(await t.handle.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'outside-last-2').executeTakeFirst(), undefined);
-    });
-
-    test('writers of one account do not wait on each other for counter rows before they commit (PostgreSQL)', {
+    test('writers of one account, even of one deal, wait for nothing before they commit: counters and the deal last_activity_at move at the commit (PostgreSQL)', {
       skip: engine !== 'postgres' && 'one writer at a time on SQLite',
     }, async () => {
       const pool = t.handle.pool!;
@@ -178,26 +130,33 @@ for (const engine of engines()) {
           ).n,
         );
       const before = await kindCount();
+      const lastActivity = async () =>
+        Number((await observer.db.selectFrom('deals').select('last_activity_at').where('id', '=', deal.id).executeTakeFirstOrThrow()).last_activity_at);
+      const created = clock.now();
       const first = await pool.connect();
       const second = await pool.connect();
       const insert = `insert into deal_activities (account_id, deal_id, org_id, event_type, message, source_app, created_at)
         values ($1, $2, $3, 'call', 'm', 'test', $4)`;
       try {
         await first.query('begin');
-        await first.query(insert, [accountId, deal.id, orgId, clock.now()]);
-        // The first writer holds its transaction open. Before counters moved to the commit, the second
-        // insert waited for the first writer's row in analytics_daily (today's calls) until it ended.
+        await first.query(insert, [accountId, deal.id, orgId, created + 2000]);
+        // The first writer holds its transaction open. Before counters and the deal's time moved to the
+        // commit, the second insert waited for the first writer's row in analytics_daily (today's
+        // calls), and then for the deal's row, until the first writer ended.
         await second.query('begin');
         await second.query(`set local lock_timeout = '10s'`);
-        await second.query(insert, [accountId, deal.id, orgId, clock.now()]);
+        await second.query(insert, [accountId, deal.id, orgId, created + 1000]);
         const pid = (await second.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
         const waiting = await sql<{ locktype: string }>`select locktype from pg_locks where pid = ${pid} and not granted`.execute(observer.db);
         assert.deepEqual(waiting.rows, [], 'the second writer waits for nothing');
         assert.equal(await kindCount(), before, 'nothing counted before a commit');
+        assert.equal(await lastActivity(), created);
         await second.query('commit');
         assert.equal(await kindCount(), before + 1, 'counted at its commit');
+        assert.equal(await lastActivity(), created + 1000);
         await first.query('commit');
         assert.equal(await kindCount(), before + 2, 'both counted, exactly');
+        assert.equal(await lastActivity(), created + 2000);
       } finally {
         await first.query('rollback').catch(() => undefined);
         await second.query('rollback').catch(() => undefined);

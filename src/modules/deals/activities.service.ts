@@ -5,7 +5,6 @@ import { notFound, validationError } from '../../lib/errors.ts';
 import { entriesPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import * as repo from './activities.repository.ts';
 import { emitActivityCreated } from './deals.events.ts';
-import { touchLastActivity } from './deals.repository.ts';
 import type { CreateActivityInput, DealActivityView } from './deals.schemas.ts';
 import { type Actor, getDealRow } from './deals.service.ts';
 import { metadataProblem } from './deals.values.ts';
@@ -50,7 +49,10 @@ export async function getActivity(db: Executor, accountId: number, dealId: numbe
 
 type Deps = Pick<ModuleDeps, 'write'>;
 
-/** Logs a timeline entry: the row, the deal's last_activity_at and deal.activity.created commit together. */
+/**
+ * Logs a timeline entry: the row and deal.activity.created commit together, and with them the deal's
+ * last_activity_at, which a trigger moves forward at the commit (migration 2026-11-27T1910).
+ */
 export async function createActivity(
   deps: Deps,
   actor: Actor,
@@ -78,8 +80,6 @@ export async function createActivity(
       user_id: actor.userId,
       created_at: now,
     });
-    // Writers of one deal queue for its row: locked last, it is held for the commit alone.
-    w.atCommit(() => touchLastActivity(trx, actor.accountId, dealId, now));
     const activity = toActivityView(row);
     await emitActivityCreated(w, actor.accountId, Number(deal.org_id), activity);
     return activity;

@@ -142,10 +142,6 @@ export async function insertStatusHistory(
   await db.insertInto('deal_status_history').values(row).execute();
 }
 
-export async function touchLastActivity(db: Executor, accountId: number, id: number, at: number): Promise<void> {
-  await db.updateTable('deals').set({ last_activity_at: at }).where('account_id', '=', accountId).where('id', '=', id).execute();
-}
-
 // Existence checks for ids given in filters and bodies: always within the account.
 export async function contactOrg(db: Executor, accountId: number, id: number): Promise<number | undefined> {
   const r = await db.selectFrom('contacts').select('org_id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
