@@ -1,4 +1,4 @@
-// `npm run bench [-- --only <scenario>] [--duration S] [--warmup S] [--connections N] [--rate N] [--soak S]`
+// `npm run bench [-- --only <scenario>] [--engine sqlite|postgres] [--duration S] [--warmup S] [--connections N] [--rate N] [--soak S]`
 // Runs the scenarios one after another; each prints one JSON line of figures on stdout.
 import { parseArgs } from 'node:util';
 import { log } from './lib/processes.ts';
@@ -16,6 +16,7 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       only: { type: 'string' },
+      engine: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
@@ -29,7 +30,12 @@ async function main(): Promise<number> {
     for (const s of scenarios) process.stdout.write(`${s.name}\t${s.description}\n`);
     return 0;
   }
+  if (values.engine !== undefined && values.engine !== 'sqlite' && values.engine !== 'postgres') {
+    process.stderr.write(`bench: --engine must be sqlite or postgres, got "${values.engine}"\n`);
+    return 2;
+  }
   const options: BenchOptions = {
+    engine: values.engine,
     durationSeconds: positive(values.duration, 10, '--duration'),
     warmupSeconds: positive(values.warmup, 3, '--warmup'),
     connections: Math.max(1, Math.floor(positive(values.connections, 20, '--connections'))),

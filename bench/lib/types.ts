@@ -1,5 +1,7 @@
 /** Options every scenario receives from bench/run.ts. */
 export interface BenchOptions {
+  /** Only this engine, for the scenarios run on each (`--engine`); both when unset. */
+  engine?: 'sqlite' | 'postgres';
   /** Seconds of measured load per target (server under test, then baseline). */
   durationSeconds: number;
   /** Seconds of unmeasured load first, so JIT and caches are warm. */

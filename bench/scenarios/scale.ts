@@ -3,8 +3,9 @@ import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 import { seedAccount } from '../../src/seed/seed.ts';
-import { createScratchDatabase, postgresBaseUrl, type Engine } from '../lib/deal-data.ts';
+import { createScratchDatabase, type Engine } from '../lib/deal-data.ts';
 import { log } from '../lib/processes.ts';
+import { benchEngines } from '../lib/engines.ts';
 import type { BenchOptions } from '../lib/types.ts';
 import { concurrent, interleaved, startServer, type Timing } from '../scale/measure.ts';
 import { ANALYTICS, ROUTES, sampleAccount, type AccountSample } from '../scale/routes.ts';
@@ -122,9 +123,9 @@ function table(engine: string, sizeList: number[], routes: Record<string, Curve>
   }
 }
 
-export async function run(_options: BenchOptions): Promise<void> {
+export async function run(options: BenchOptions): Promise<void> {
   const sizeList = sizes();
-  const engines = (process.env.BENCH_SCALE_ENGINES?.split(',') ?? (postgresBaseUrl() ? ['sqlite', 'postgres'] : ['sqlite'])) as Engine[];
+  const engines = (process.env.BENCH_SCALE_ENGINES?.split(',') as Engine[] | undefined) ?? benchEngines(options);
   const result: Record<string, unknown> = { scenario: name, sizes: sizeList, requests_per_route: REQUESTS, writes: WRITES };
   for (const engine of engines) {
     const figures = await runEngine(engine, sizeList).catch((err: Error) => {

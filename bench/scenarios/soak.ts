@@ -81,7 +81,7 @@ async function runEngine(engine: Engine, receiver: Receiver, options: BenchOptio
 }
 
 export async function run(options: BenchOptions): Promise<void> {
-  await runOnEngines(name, GOALS, async (engine, receiver) => {
+  await runOnEngines(name, GOALS, options, async (engine, receiver) => {
     log(`${name}: ${engine}: ${options.rate} requests/s for ${options.soakSeconds} s`);
     const r = await runEngine(engine, receiver, options);
     const idle = Math.max(r.rss_idle_start_mb ?? 0, r.rss_idle_end_mb ?? 0);

@@ -5,6 +5,7 @@ import { Agent, request } from 'undici';
 import { makeTestPki, type TestPki } from '../../test/webhooks/helpers/tls.ts';
 import { createScratchDatabase, postgresBaseUrl, seedDeals, type Engine, type ScratchDatabase } from '../lib/deal-data.ts';
 import { cpuMsOf, log, runLoad, startPinnedServer, startServiceChild, LOAD_CORE, type PinnedServer } from '../lib/processes.ts';
+import { benchEngines } from '../lib/engines.ts';
 import type { BenchOptions } from '../lib/types.ts';
 import { endpointRow } from '../../test/webhooks/helpers/endpoint-row.ts';
 
@@ -187,11 +188,16 @@ async function runEngine(engine: Engine, receiver: Receiver, options: BenchOptio
  * Runs `once` on each engine (PostgreSQL when a server is configured) against one receiver, and
  * prints each result as the scenario's JSON line with its goals.
  */
-export async function runOnEngines<R extends object>(scenario: string, goals: object, once: (engine: Engine, receiver: Receiver) => Promise<R>): Promise<void> {
+export async function runOnEngines<R extends object>(
+  scenario: string,
+  goals: object,
+  options: BenchOptions,
+  once: (engine: Engine, receiver: Receiver) => Promise<R>,
+): Promise<void> {
   const receiver = await startReceiver();
   try {
-    const engines: Engine[] = postgresBaseUrl() ? ['sqlite', 'postgres'] : ['sqlite'];
-    if (engines.length === 1) log(`${scenario}: postgres skipped (set BENCH_POSTGRES_URL or TEST_POSTGRES_URL)`);
+    const engines = benchEngines(options);
+    if (options.engine !== 'sqlite' && !postgresBaseUrl()) log(`${scenario}: postgres skipped (set BENCH_POSTGRES_URL or TEST_POSTGRES_URL)`);
     for (const engine of engines) {
       const r = await once(engine, receiver);
       process.stdout.write(JSON.stringify({ scenario, ...r, goals }) + '\n');
@@ -202,7 +208,7 @@ export async function runOnEngines<R extends object>(scenario: string, goals: ob
 }
 
 export async function run(options: BenchOptions): Promise<void> {
-  await runOnEngines(name, GOALS, async (engine, receiver) => {
+  await runOnEngines(name, GOALS, options, async (engine, receiver) => {
     log(`${name}: ${engine}: ${options.rate} creates/s for ${options.durationSeconds} s after ${options.warmupSeconds} s of warm-up`);
     const r = await runEngine(engine, receiver, options);
     const met = r.commit_to_receiver_p50_ms < GOALS.p50_ms && r.commit_to_receiver_p99_ms < GOALS.p99_ms && r.drain_after_load_ms >= 0;

@@ -17,6 +17,7 @@ import { makeTestPki } from '../../test/webhooks/helpers/tls.ts';
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { log, startPinnedServer, LOAD_CORE, SERVER_CORE } from '../lib/processes.ts';
+import { benchEngines } from '../lib/engines.ts';
 import type { BenchOptions } from '../lib/types.ts';
 import { endpointRow } from '../../test/webhooks/helpers/endpoint-row.ts';
 import { wonDeal } from '../../test/webhooks/helpers/sample-entities.ts';
@@ -227,7 +228,7 @@ export async function run(options: BenchOptions): Promise<void> {
   const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-cp', String(LOAD_CORE), String(process.pid)]).status === 0;
   log(`webhooks: receiver at ${receiver.url} on core ${SERVER_CORE}; dispatcher and baseline ${pinned ? `on core ${LOAD_CORE}` : 'unpinned'}`);
   try {
-    const engines: ('sqlite' | 'postgres')[] = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+    const engines = benchEngines(options);
     const results = [];
     for (const engine of engines) {
       log(`webhooks: ${engine}`);

@@ -33,10 +33,12 @@ export interface Engine {
    */
   tryTransactionLock(trx: Executor, space: number, name: string): Promise<boolean>;
   /**
-   * Signals `channel` to listeners in every process once the transaction commits (never if it
-   * rolls back; several fold into one). SQLite has no cross-process signal: a short poll covers it.
+   * An expression that, evaluated in a transaction, signals `channel` to listeners in every process
+   * once it commits (never if it rolls back; several fold into one): added to a statement the
+   * transaction runs anyway, it costs no round trip of its own. Null on SQLite, which has no
+   * cross-process signal: a short poll covers it.
    */
-  notifyOnCommit(trx: Executor, channel: string): Promise<void>;
+  notifyOnCommit(channel: string): RawBuilder<unknown> | null;
   /**
    * The rows of `table` in the account that may contain `term` (lower-cased, at least three
    * characters), found through SQLite's FTS5 trigram table `<table>_trigrams`, whose rowid is
@@ -89,7 +91,7 @@ const sqliteEngine: Engine = {
   claimRows: (query) => query,
   codePointOrder: (column) => sql<string>`${sql.ref(column)}`,
   tryTransactionLock: async () => true,
-  notifyOnCommit: async () => {},
+  notifyOnCommit: () => null,
   trigramCandidates(table, accountId, term) {
     const { index, first, within } = trigramMatch(table, accountId, term);
     return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid - ${first} from ${index} where ${within})`;
@@ -114,9 +116,7 @@ const postgresEngine: Engine = {
     const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${space}::int4, hashtext(${name})) as locked`.execute(trx);
     return rows[0].locked;
   },
-  async notifyOnCommit(trx, channel) {
-    await sql`select pg_notify(${channel}, '')`.execute(trx);
-  },
+  notifyOnCommit: (channel) => sql`pg_notify(${channel}, '')`,
   trigramCandidates: () => null,
   trigramCount: () => null,
   async currentSchema(db) {

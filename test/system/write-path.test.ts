@@ -6,6 +6,7 @@ import { createWrite, type IdempotencyClaim } from '../../src/lib/write.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createDeal } from '../../src/modules/deals/deals.service.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { OUTBOX_CHANNEL } from '../../src/modules/events/outbox.ts';
 import { outboxOf, tableCounts } from '../helpers/counts.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 
@@ -109,6 +110,45 @@ for (const engine of engines()) {
       let ran = false;
       await assert.rejects(() => write(claim, async () => (ran = true)), /in progress/);
       assert.equal(ran, false);
+    });
+
+    test('other processes are signalled (NOTIFY) once an event commits, never for a rolled-back one (PostgreSQL)', {
+      skip: engine !== 'postgres' && 'SQLite has no cross-process signal: dispatchers poll',
+    }, async () => {
+      const listener = await t.handle.pool!.connect();
+      const heard: string[] = [];
+      const onNotification = (m: { channel: string }) => heard.push(m.channel);
+      listener.on('notification', onNotification);
+      try {
+        await listener.query(`listen ${OUTBOX_CHANNEL}`);
+        const { write } = writeWatched();
+        const settle = async () => {
+          // A round trip on the listening connection delivers any notification already sent to it.
+          await listener.query('select 1');
+        };
+        await assert.rejects(
+          () =>
+            write(null, async (w) => {
+              await w.emit({ accountId, orgId, type: 'deal.won', entity: { deal_id: 1, deal: { id: 1, title: 't', status: 'won' } } as never });
+              await settle();
+              assert.deepEqual(heard, [], 'nothing before the commit');
+              throw new Error('rolled back');
+            }),
+          /rolled back/,
+        );
+        await settle();
+        assert.deepEqual(heard, [], 'nothing for a rolled-back event');
+        await write(null, async (w) => {
+          await w.emit({ accountId, orgId, type: 'deal.won', entity: { deal_id: 1, deal: { id: 1, title: 't', status: 'won' } } as never });
+          await w.emit({ accountId, orgId, type: 'deal.lost', entity: { deal_id: 1, deal: { id: 1, title: 't', status: 'lost' } } as never });
+        });
+        for (let i = 0; i < 50 && heard.length === 0; i++) await settle();
+        assert.deepEqual(heard, [OUTBOX_CHANNEL], 'one signal for the commit of two events');
+      } finally {
+        listener.off('notification', onNotification);
+        await listener.query(`unlisten ${OUTBOX_CHANNEL}`).catch(() => undefined);
+        listener.release();
+      }
     });
 
     test('writers of one account, even of one deal, wait for nothing before they commit: counters and the deal last_activity_at move at the commit (PostgreSQL)', {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
 import type { EventEntities, EventType } from './catalog.ts';
@@ -33,6 +34,8 @@ export async function emitEvent<T extends EventType>(
   });
   // Field limits keep every payload under 256 KiB; past it is a defect, not bad input.
   if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`${input.type} payload is ${Buffer.byteLength(payload)} bytes, over 256 KiB`);
+  // The insert itself wakes other processes' dispatchers at the commit (PostgreSQL NOTIFY): no round trip of its own.
+  const notify = engineOf(trx).notifyOnCommit(OUTBOX_CHANNEL);
   const row = await trx
     .insertInto('events')
     .values({
@@ -44,9 +47,8 @@ export async function emitEvent<T extends EventType>(
       created_at: input.now,
       dispatched_at: null,
     })
-    .returning(['id'])
+    .returning(notify ? ['id', notify.as('notified')] : ['id'])
     .executeTakeFirstOrThrow();
-  await wakeDispatchers(trx);
   return { id: row.id, public_id: publicId };
 }
 
@@ -59,5 +61,6 @@ export const OUTBOX_CHANNEL = 'custops_outbox';
  * commit (lib/write.ts); on SQLite, other processes' dispatchers find the work by a short poll.
  */
 export async function wakeDispatchers(trx: Executor): Promise<void> {
-  await engineOf(trx).notifyOnCommit(trx, OUTBOX_CHANNEL);
+  const notify = engineOf(trx).notifyOnCommit(OUTBOX_CHANNEL);
+  if (notify) await sql`select ${notify}`.execute(trx);
 }
