@@ -5,7 +5,16 @@ import { engineOf } from '../../db/engine.ts';
 import { everyColumn, prepareAccountRow } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
-import { countTitledText, noFilterSet, titledFilters, titledSortKey, titledTextPlan, type TextPlan, type TitledFilter } from '../../lib/titled-records.ts';
+import {
+  countTitledCreated,
+  countTitledText,
+  noFilterSet,
+  titledFilters,
+  titledSortKey,
+  titledTextPlan,
+  type TextPlan,
+  type TitledFilter,
+} from '../../lib/titled-records.ts';
 
 export type DealRow = Selectable<DealsTable>;
 export type DealSort = 'created_at' | 'updated_at' | 'id' | 'title' | 'status';
@@ -36,12 +45,15 @@ function filtered(db: Executor, accountId: number, f: DealFilter, plan: TextPlan
 
 /**
  * The whole list and a status are kept counts (list_counts); `q` alone is counted in the trigram
- * index where it can be (SQLite); any other filter counts through its index.
+ * index where it can be (SQLite); a creation-time range alone mostly from the daily rollup
+ * (`countTitledCreated`); any other filter counts through its index.
  */
 export async function countDeals(db: Executor, accountId: number, f: DealFilter): Promise<number> {
   const { status, ...rest } = f;
   if (noFilterSet(rest)) return keptCount(db, accountId, 'deals', [status ? `status:${status}` : '']);
-  return (await countTitledText(db, 'deals', accountId, f)) ?? countRows(db, filtered(db, accountId, f));
+  return (
+    (await countTitledText(db, 'deals', accountId, f)) ?? (await countTitledCreated(db, 'deals', accountId, f)) ?? countRows(db, filtered(db, accountId, f))
+  );
 }
 
 export async function listDeals(

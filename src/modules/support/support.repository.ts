@@ -4,7 +4,16 @@ import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from
 import { engineOf } from '../../db/engine.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
-import { countTitledText, noFilterSet, titledFilters, titledSortKey, titledTextPlan, type TextPlan, type TitledFilter } from '../../lib/titled-records.ts';
+import {
+  countTitledCreated,
+  countTitledText,
+  noFilterSet,
+  titledFilters,
+  titledSortKey,
+  titledTextPlan,
+  type TextPlan,
+  type TitledFilter,
+} from '../../lib/titled-records.ts';
 
 export type TicketRow = Selectable<TicketsTable>;
 export type LogRow = Selectable<SupportLogsTable>;
@@ -30,7 +39,9 @@ function filtered(db: Executor, accountId: number, f: TicketFilter, plan: TextPl
 export async function countTickets(db: Executor, accountId: number, f: TicketFilter): Promise<number> {
   const { statuses, ...rest } = f;
   if (noFilterSet(rest)) return keptCount(db, accountId, 'tickets', statuses ? statuses.map((s) => `status:${s}`) : ['']);
-  return (await countTitledText(db, 'tickets', accountId, f)) ?? countRows(db, filtered(db, accountId, f));
+  return (
+    (await countTitledText(db, 'tickets', accountId, f)) ?? (await countTitledCreated(db, 'tickets', accountId, f)) ?? countRows(db, filtered(db, accountId, f))
+  );
 }
 
 const sortKey = (db: Executor, sort: string) => titledSortKey(db, 'tickets', sort);
