@@ -47,6 +47,9 @@ const ANALYTICS_MIGRATIONS = [
   '2026-11-25T0300_analytics_levels',
   '2026-11-25T0310_analytics_kept',
   '2026-11-25T0320_analytics_covering_key',
+  // These act on the triggers above, or add one (a deal's last_activity_at, which the data sets itself).
+  '2026-11-27T1900_rollups_at_commit',
+  '2026-11-27T1910_last_activity_trigger',
 ];
 
 /**

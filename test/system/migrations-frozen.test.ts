@@ -32,7 +32,7 @@ const PINNED: Record<string, string> = {
   '2026-11-25T0320_analytics_covering_key': 'e3b0c44298fc1c14 e3b0c44298fc1c14 818393ac58f94134 b2f3baca7630462c',
   '2026-11-25T0400_search_by_account': 'a6055c9fce2ed6fe d8368231998b91fa a72fa385f02d429f dd5c07e31d499065',
   '2026-11-27T1700_owner_status_index': '974330f93337579c a28bd869d5b2b05e 974330f93337579c a28bd869d5b2b05e',
-  '2026-11-27T1900_rollups_at_commit': 'e3b0c44298fc1c14 e3b0c44298fc1c14 3d6a633df30e5f0b 7452067e4092b1f3',
+  '2026-11-27T1900_rollups_at_commit': 'e3b0c44298fc1c14 e3b0c44298fc1c14 0d8a668caa77ede8 1e619168392c4d45',
   '2026-11-27T1910_last_activity_trigger': '355cd42df9ca7349 e65720aed5e2fc12 3180122ae655e381 c3e32b74752eedb9',
 };
 

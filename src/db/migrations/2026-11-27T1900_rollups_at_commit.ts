@@ -5,11 +5,14 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
 type AnyDb = Kysely<any>;
 
 /**
- * The row triggers that keep counters (analytics rollups, kept list counts) from nothing but the
- * row they fire for. Every writer of an account adds to the same few counter rows (today's
- * activities of each kind, the account's list total), so on PostgreSQL a writer waited for the row
- * lock of the one before it, held from its trigger until its commit: the rest of its transaction
- * and every round trip of it. The funnel's triggers, which read other rows, are left as they are.
+ * The row triggers that keep counters (analytics rollups, kept list counts): each adds to counter
+ * rows from the row it fires for. Every writer of an account adds to the same few counter rows
+ * (today's activities of each kind, the account's list total), so on PostgreSQL a writer waited
+ * for the row lock of the one before it, held from its trigger until its commit: the rest of its
+ * transaction and every round trip of it. The funnel's own triggers (2026-11-21T0170), which read
+ * other rows to decide, are left as they are. `analytics_deals_au` keeps an older funnel count
+ * that reads a deal's status history, but only when the deal's creation day changes, which no
+ * write does.
  */
 const COUNTERS: Record<string, string[]> = {
   deal_activities: ['analytics_deal_activities', 'analytics_levels_deal_activities'],
@@ -19,11 +22,11 @@ const COUNTERS: Record<string, string[]> = {
   orgs: ['list_counts_orgs'],
   contacts: ['list_counts_contacts'],
 };
-const names = () =>
-  Object.values(COUNTERS)
-    .flat()
-    .flatMap((n) => ['ai', 'au', 'ad'].map((op) => `'${n}_${op}'`))
-    .join(', ');
+/** Orgs and contacts have no status: their counts have no update trigger. */
+const OPS = (name: string) => (name === 'list_counts_orgs' || name === 'list_counts_contacts' ? ['ai', 'ad'] : ['ai', 'au', 'ad']);
+const TRIGGERS = Object.values(COUNTERS)
+  .flat()
+  .flatMap((n) => OPS(n).map((op) => `${n}_${op}`));
 
 /**
  * Re-creates each trigger from its own definition (`pg_get_triggerdef`), as it is or as a constraint
@@ -34,15 +37,19 @@ function recreate(deferred: boolean): string {
   const to = deferred ? `'CREATE CONSTRAINT TRIGGER'` : `'CREATE TRIGGER'`;
   const rest = deferred ? `replace(d, ' FOR EACH ROW', ' DEFERRABLE INITIALLY DEFERRED FOR EACH ROW')` : `replace(d, ' DEFERRABLE INITIALLY DEFERRED', '')`;
   return `do $$
-declare r record; d text;
+declare r record; d text; n int := 0;
 begin
   for r in select t.oid, t.tgname, c.relname from pg_trigger t join pg_class c on c.oid = t.tgrelid
-      where c.relnamespace = current_schema()::regnamespace and not t.tgisinternal and t.tgname in (${names()})
+      where c.relnamespace = current_schema()::regnamespace and not t.tgisinternal and t.tgname in (${TRIGGERS.map((n) => `'${n}'`).join(', ')})
       order by c.relname, t.tgname loop
     d := replace(pg_get_triggerdef(r.oid), ${from}, ${to});
     execute format('drop trigger %I on %I', r.tgname, r.relname);
     execute ${rest};
+    n := n + 1;
   end loop;
+  if n <> ${TRIGGERS.length} then
+    raise exception 'expected % counter triggers, found %', ${TRIGGERS.length}, n;
+  end if;
 end $$`;
 }
 

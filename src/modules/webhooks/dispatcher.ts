@@ -250,14 +250,20 @@ export class Dispatcher {
     return busy < (this.#limits.get(endpointId) ?? this.#perEndpoint) && this.#sending < this.#global / 2;
   }
 
-  /** An answer came back: grow the endpoint's slots while it answers well and work waits; shrink them otherwise. */
+  /**
+   * An answer came back (called before its slot is freed): grow the endpoint's slots when it
+   * answered well while using all of them and work waits; give one back when nothing waits; back
+   * to its own slots at a failure. Work that waits for the process's cap, not the endpoint's,
+   * grows nothing.
+   */
   #adapt(endpointId: number, ok: boolean): void {
     const limit = this.#limits.get(endpointId) ?? this.#perEndpoint;
-    const next = !ok
-      ? this.#perEndpoint
-      : this.#ready.get(endpointId)?.length
-        ? Math.min(limit + 1, BURST * this.#perEndpoint)
-        : Math.max(limit - 1, this.#perEndpoint);
+    const waiting = (this.#ready.get(endpointId)?.length ?? 0) > 0;
+    const full = (this.#inflight.get(endpointId) ?? 0) >= limit;
+    let next = limit;
+    if (!ok) next = this.#perEndpoint;
+    else if (!waiting) next = Math.max(limit - 1, this.#perEndpoint);
+    else if (full) next = Math.min(limit + 1, BURST * this.#perEndpoint);
     if (next === this.#perEndpoint) this.#limits.delete(endpointId);
     else this.#limits.set(endpointId, next);
   }
