@@ -27,7 +27,7 @@ export interface BulkWriter {
 }
 
 /** The triggers the seed reproduces (tally.ts; a deal's last_activity_at is drawn with its timeline), by name. */
-const REPRODUCED = /^(analytics_|list_counts_|deals_last_activity_ai$)/;
+const REPRODUCED = /^(analytics_|list_counts_|activities_touch_deal_ai$)/;
 /** SQLite: the search index's insert triggers (`<table>_trigrams_ai`), which the seed replays once per insert instead of once per row. */
 const SEARCH_INSERT = /^\w+_trigrams_ai$/;
 

@@ -33,7 +33,7 @@ const PINNED: Record<string, string> = {
   '2026-11-25T0400_search_by_account': 'a6055c9fce2ed6fe d8368231998b91fa a72fa385f02d429f dd5c07e31d499065',
   '2026-11-27T1700_owner_status_index': '974330f93337579c a28bd869d5b2b05e 974330f93337579c a28bd869d5b2b05e',
   '2026-11-27T1900_rollups_at_commit': 'e3b0c44298fc1c14 e3b0c44298fc1c14 0d8a668caa77ede8 1e619168392c4d45',
-  '2026-11-27T1910_last_activity_trigger': '355cd42df9ca7349 e65720aed5e2fc12 3180122ae655e381 c3e32b74752eedb9',
+  '2026-11-27T1910_last_activity_trigger': '4a2a1acf2813264f 9753b697bb6ed152 76a6dba6e8d468ac b342bb71d6db6147',
 };
 
 /** Runs every migration up in order, then every one down in reverse, on an empty database, and digests each one's statements. */
