@@ -33,7 +33,10 @@ const ENTITY = {
   deal: wonDeal({ id: 42, org_id: 1, title: 'Renewal 2027 — enterprise plan', value: '12500.00' }),
 };
 const ROUNDS = 3;
-const CONCURRENCY = 10; // the dispatcher's per-endpoint cap: one endpoint, so the baseline gets the same
+// The dispatcher's per-endpoint cap: one endpoint, so the baseline gets the same. The dispatcher's
+// global cap is twice it, so the endpoint never grows past its own slots (grown slots are only taken
+// while fewer than half the global cap are busy): both sides send 10 at a time.
+const CONCURRENCY = 10;
 
 interface Setup {
   database: DatabaseHandle;
@@ -157,7 +160,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
       secretKey: s.secretKey,
       dialect: engine,
     };
-    const dispatcher = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY });
+    const dispatcher = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY, globalConcurrency: 2 * CONCURRENCY });
     // Warm-up: a few hundred deliveries through every path, then throughput over n events already in the outbox.
     await emitBatch(s, 300);
     await dispatcher.start();
@@ -171,7 +174,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
     const per = Math.ceil(n / ROUNDS);
     for (let round = 0; round < ROUNDS; round++) {
       await emitBatch(s, per);
-      const d = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY });
+      const d = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY, globalConcurrency: 2 * CONCURRENCY });
       const started = performance.now();
       await d.start();
       await waitIdle(s, 10);
@@ -181,7 +184,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
       base = Math.max(base, await baseline(s, receiverUrl, ca, per));
       await stats(receiverUrl, ca);
     }
-    const measured = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY });
+    const measured = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY, globalConcurrency: 2 * CONCURRENCY });
     await measured.start();
 
     // Latency: one event per transaction at a steady pace, woken as the write path does after a commit.
