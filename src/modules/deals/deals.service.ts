@@ -154,6 +154,12 @@ export async function createDeal(deps: WriteDeps, actor: Actor, input: CreateDea
       created_at: now,
       updated_at: now,
     });
+    const view = toDealView(row);
+    // Created already closed: the deal was both created and marked won/lost, so both events fire, creation first.
+    await emitDealCreated(w, actor.accountId, view);
+    await emitStatusEvent(w, actor.accountId, view);
+    // Last: its funnel trigger adds to today's row for the account, which every deal create of the
+    // account takes in turn (PostgreSQL), so it is held for the fewest round trips before the commit.
     await repo.insertStatusHistory(trx, {
       account_id: actor.accountId,
       deal_id: row.id,
@@ -162,10 +168,6 @@ export async function createDeal(deps: WriteDeps, actor: Actor, input: CreateDea
       changed_by_user_id: actor.userId,
       changed_at: now,
     });
-    const view = toDealView(row);
-    // Created already closed: the deal was both created and marked won/lost, so both events fire, creation first.
-    await emitDealCreated(w, actor.accountId, view);
-    await emitStatusEvent(w, actor.accountId, view);
     return view;
   });
 }
