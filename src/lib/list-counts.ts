@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database.ts';
+import { prepareQuery } from '../db/prepared.ts';
 import type { ListCountsTable } from '../db/schema.ts';
 
 /**
@@ -8,6 +9,7 @@ import type { ListCountsTable } from '../db/schema.ts';
  */
 export async function keptCount(db: Executor, accountId: number, list: ListCountsTable['list'], buckets: string[]): Promise<number> {
   if (buckets.length === 0) return 0;
+  if (buckets.length === 1) return Number((await oneBucket.rows(db, accountId, list, buckets[0]))[0].n);
   const row = await db
     .selectFrom('list_counts')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
@@ -17,3 +19,13 @@ export async function keptCount(db: Executor, accountId: number, list: ListCount
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** One bucket's total, the common case (a whole list, or one status), prepared (docs/design.md#prepared-queries). */
+const oneBucket = prepareQuery<[accountId: number, list: ListCountsTable['list'], bucket: string], { n: number | string }>((db, accountId, list, bucket) =>
+  db
+    .selectFrom('list_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+    .where('account_id', '=', accountId)
+    .where('list', '=', list)
+    .where('bucket', '=', bucket),
+);
