@@ -1,8 +1,9 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { keptCount } from './list-counts.ts';
 import { countTextMatches, matchesText, MIN_INDEXED_TERM } from './text-search.ts';
 import type { Executor } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
+import { prepareQuery, type PreparedQuery } from '../db/prepared.ts';
 
 /** Deals and tickets: titled records of an org, with an owner and a contact, listed with the same filters and sorts. */
 export type TitledTable = 'deals' | 'tickets';
@@ -112,4 +113,43 @@ export function titledSortKey(db: Executor, table: TitledTable, sort: string) {
   if (sort === 'title') return engineOf(db).codePointOrder(`${table}.title_lc`);
   // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
   return sql.ref(`${table}.${sort}`);
+}
+
+/** The columns deals and tickets share (schema.ts, TitledRecordColumns), first in each one's full column list. */
+export const TITLED_COLUMNS = ['id', 'account_id', 'org_id', 'contact_id', 'owner_user_id', 'title', 'title_lc'] as const;
+
+/** A page of a titled list filtered by one status or by nothing: `(accountId, status, limit, offset)`. */
+export type TitledPage<R> = PreparedQuery<[accountId: number, status: string, limit: number, offset: number], R>;
+
+const pages = new Map<string, TitledPage<unknown>>();
+
+/**
+ * The page of `table`'s list filtered by one status or by nothing (a board column, and the list most
+ * integrations page through), as a prepared query made once per sort and direction
+ * (docs/design.md#prepared-queries): the page's ids from the index alone, then those rows with
+ * `columns` (every column of the table), in the list's order with `id` as the tie-break. The
+ * other filters build their query per request.
+ */
+export function titledPage<R>(table: TitledTable, columns: readonly string[], byStatus: boolean, sort: string, direction: 'asc' | 'desc'): TitledPage<R> {
+  const key = `${table}:${byStatus}:${sort}:${direction}`;
+  let page = pages.get(key);
+  if (!page) {
+    page = prepareQuery<[accountId: number, status: string, limit: number, offset: number], unknown>((db, accountId, status, limit, offset) => {
+      const any = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const sortKey = titledSortKey(db, table, sort);
+      let ids = any.selectFrom(table).select(`${table}.id`).where(`${table}.account_id`, '=', accountId);
+      if (byStatus) ids = ids.where(`${table}.status`, '=', status);
+      ids = ids.orderBy(sortKey, direction);
+      if (sort !== 'id') ids = ids.orderBy(`${table}.id`, direction);
+      let rows = any
+        .selectFrom(table)
+        .select(columns.map((c) => `${table}.${c}`))
+        .where(`${table}.id`, 'in', ids.limit(limit).offset(offset))
+        .orderBy(sortKey, direction);
+      if (sort !== 'id') rows = rows.orderBy(`${table}.id`, direction);
+      return rows;
+    });
+    pages.set(key, page);
+  }
+  return page as TitledPage<R>;
 }

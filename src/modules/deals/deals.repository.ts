@@ -2,13 +2,15 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
-import { everyColumn, prepareAccountRow, prepareQuery, type PreparedQuery } from '../../db/prepared.ts';
+import { everyColumn, prepareAccountRow } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows } from '../../lib/sql.ts';
 import {
   countTitledCreated,
   countTitledText,
   noFilterSet,
+  TITLED_COLUMNS,
+  titledPage,
   titledFilters,
   titledSortKey,
   titledTextPlan,
@@ -68,7 +70,8 @@ export async function listDeals(
 ): Promise<DealRow[]> {
   const plan = await titledTextPlan(db, 'deals', accountId, f, { total, limit, offset });
   const { status, ...rest } = f;
-  if (noFilterSet(rest)) return pageQuery(status !== undefined, sort, direction).rows(db, accountId, status ?? 'new', limit, offset);
+  if (noFilterSet(rest))
+    return titledPage<DealRow>('deals', DEAL_COLUMNS, status !== undefined, sort, direction).rows(db, accountId, status ?? '', limit, offset);
   // The page's ids first, from the index alone (the offset skips index entries, not rows), then those rows.
   const ids = filtered(db, accountId, f, plan)
     .select('deals.id')
@@ -83,35 +86,6 @@ export async function listDeals(
     .orderBy(sortExpression(db, sort), direction)
     .orderBy('deals.id', direction)
     .execute();
-}
-
-type PageQuery = PreparedQuery<[accountId: number, status: DealStatus, limit: number, offset: number], DealRow>;
-const pageQueries = new Map<string, PageQuery>();
-
-/**
- * The page of the deals list filtered by a status or by nothing (the board's columns, and the list
- * most integrations page through), prepared once per sort and direction: the same two steps as
- * `listDeals` (the page's ids from the index alone, then those rows), without building and
- * compiling the query on every request.
- */
-function pageQuery(byStatus: boolean, sort: DealSort, direction: Direction): PageQuery {
-  const key = `${byStatus}:${sort}:${direction}`;
-  let query = pageQueries.get(key);
-  if (!query) {
-    query = prepareQuery<[accountId: number, status: DealStatus, limit: number, offset: number], DealRow>((db, accountId, status, limit, offset) => {
-      let ids = db.selectFrom('deals').select('deals.id').where('deals.account_id', '=', accountId);
-      if (byStatus) ids = ids.where('deals.status', '=', status);
-      const page = ids.orderBy(sortExpression(db, sort), direction).orderBy('deals.id', direction).limit(limit).offset(offset);
-      return db
-        .selectFrom('deals')
-        .select(DEAL_COLUMNS.map((c) => `deals.${c}` as const))
-        .where('deals.id', 'in', page)
-        .orderBy(sortExpression(db, sort), direction)
-        .orderBy('deals.id', direction);
-    });
-    pageQueries.set(key, query);
-  }
-  return query;
 }
 
 function searched(db: Executor, accountId: number, s: DealSearch) {
@@ -140,13 +114,7 @@ export function searchDeals(db: Executor, accountId: number, s: DealSearch, limi
 /** `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */
 /** Every column of deals, listed (a prepared statement never selects `*`: docs/design.md#prepared-queries). */
 const DEAL_COLUMNS = everyColumn<DealsTable>()([
-  'id',
-  'account_id',
-  'org_id',
-  'contact_id',
-  'owner_user_id',
-  'title',
-  'title_lc',
+  ...TITLED_COLUMNS,
   'status',
   'value_cents',
   'currency',

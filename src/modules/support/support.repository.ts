@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { everyColumn } from '../../db/prepared.ts';
 import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
 import { keptCount } from '../../lib/list-counts.ts';
@@ -8,6 +9,8 @@ import {
   countTitledCreated,
   countTitledText,
   noFilterSet,
+  TITLED_COLUMNS,
+  titledPage,
   titledFilters,
   titledSortKey,
   titledTextPlan,
@@ -46,6 +49,20 @@ export async function countTickets(db: Executor, accountId: number, f: TicketFil
 
 const sortKey = (db: Executor, sort: string) => titledSortKey(db, 'tickets', sort);
 
+/** Every column of tickets, listed (a prepared statement never selects `*`: docs/design.md#prepared-queries). */
+const TICKET_COLUMNS = everyColumn<TicketsTable>()([
+  ...TITLED_COLUMNS,
+  'details',
+  'status',
+  'channel',
+  'external_reference',
+  'metadata',
+  'source_app',
+  'created_at',
+  'updated_at',
+  'closed_at',
+]);
+
 export async function listTickets(
   db: Executor,
   accountId: number,
@@ -57,6 +74,10 @@ export async function listTickets(
   total?: number,
 ): Promise<TicketRow[]> {
   const plan = await titledTextPlan(db, 'tickets', accountId, f, { total, limit, offset });
+  const { statuses, ...rest } = f;
+  if (noFilterSet(rest) && (statuses === undefined || statuses.length === 1)) {
+    return titledPage<TicketRow>('tickets', TICKET_COLUMNS, statuses !== undefined, sort, dir).rows(db, accountId, statuses?.[0] ?? '', limit, offset);
+  }
   // The page's ids first, from the index alone, then those rows (deep pages skip index entries, not rows).
   let ids = filtered(db, accountId, f, plan).select('tickets.id').orderBy(sortKey(db, sort), dir);
   if (sort !== 'id') ids = ids.orderBy('tickets.id', dir);
