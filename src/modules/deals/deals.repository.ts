@@ -68,10 +68,9 @@ export async function listDeals(
   offset: number,
   total?: number,
 ): Promise<DealRow[]> {
-  const plan = await titledTextPlan(db, 'deals', accountId, f, { total, limit, offset });
   const { status, ...rest } = f;
-  if (noFilterSet(rest))
-    return titledPage<DealRow>('deals', DEAL_COLUMNS, status !== undefined, sort, direction).rows(db, accountId, status ?? '', limit, offset);
+  if (noFilterSet(rest)) return titledPage<DealRow>('deals', DEAL_COLUMNS, !!status, sort, direction).rows(db, accountId, status ?? '', limit, offset);
+  const plan = await titledTextPlan(db, 'deals', accountId, f, { total, limit, offset });
   // The page's ids first, from the index alone (the offset skips index entries, not rows), then those rows.
   const ids = filtered(db, accountId, f, plan)
     .select('deals.id')

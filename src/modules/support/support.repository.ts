@@ -73,11 +73,11 @@ export async function listTickets(
   offset: number,
   total?: number,
 ): Promise<TicketRow[]> {
-  const plan = await titledTextPlan(db, 'tickets', accountId, f, { total, limit, offset });
   const { statuses, ...rest } = f;
   if (noFilterSet(rest) && (statuses === undefined || statuses.length === 1)) {
     return titledPage<TicketRow>('tickets', TICKET_COLUMNS, statuses !== undefined, sort, dir).rows(db, accountId, statuses?.[0] ?? '', limit, offset);
   }
+  const plan = await titledTextPlan(db, 'tickets', accountId, f, { total, limit, offset });
   // The page's ids first, from the index alone, then those rows (deep pages skip index entries, not rows).
   let ids = filtered(db, accountId, f, plan).select('tickets.id').orderBy(sortKey(db, sort), dir);
   if (sort !== 'id') ids = ids.orderBy('tickets.id', dir);
