@@ -85,26 +85,21 @@ for (const engine of engines()) {
         .values({ ...where, n: 0 })
         .onConflict((oc) => oc.doNothing())
         .execute();
-      const exact = await count('deals', (day - 2) * DAY + 1, (day + 2) * DAY);
-      await t.handle.db
-        .updateTable('analytics_daily')
-        .set((eb) => ({ n: eb('n', '+', 5) }))
-        .where('account_id', '=', accountId)
-        .where('fact', '=', 'deal_created_total')
-        .where('day', '=', day)
-        .where('dim', '=', 0)
-        .execute();
-      try {
-        assert.equal(await count('deals', (day - 2) * DAY + 1, (day + 2) * DAY), exact + 5);
-      } finally {
-        await t.handle.db
+      const shift = (by: number) =>
+        t.handle.db
           .updateTable('analytics_daily')
-          .set((eb) => ({ n: eb('n', '-', 5) }))
+          .set((eb) => ({ n: eb('n', '+', by) }))
           .where('account_id', '=', accountId)
           .where('fact', '=', 'deal_created_total')
           .where('day', '=', day)
           .where('dim', '=', 0)
           .execute();
+      const exact = await count('deals', (day - 2) * DAY + 1, (day + 2) * DAY);
+      await shift(5);
+      try {
+        assert.equal(await count('deals', (day - 2) * DAY + 1, (day + 2) * DAY), exact + 5);
+      } finally {
+        await shift(-5);
       }
     });
 
