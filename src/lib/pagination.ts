@@ -46,9 +46,16 @@ export async function listPage<Row, View>(
   /** One page of rows; `total` (the count's answer) lets a search choose how to find the page. */
   fetch: (limit: number, offset: number, total: number) => Promise<Row[]>,
   view: (rows: Row[]) => View[] | Promise<View[]>,
+  /** The page and the total read together (one statement), where the filter has such a read; null where it has not. */
+  together?: (limit: number, offset: number) => Promise<{ total: number; rows: Row[] }> | null,
 ): Promise<ListResult<View>> {
-  const total = await count();
   const offset = offsetOf(page);
+  const both = together?.(page.per_page, offset);
+  if (both) {
+    const { total, rows } = await both;
+    return { data: await view(rows), pagination: paginate(page, total) };
+  }
+  const total = await count();
   const rows = offset < total ? await fetch(page.per_page, offset, total) : [];
   return { data: await view(rows), pagination: paginate(page, total) };
 }

@@ -108,51 +108,112 @@ export function noFilterSet(filters: object): boolean {
   return Object.values(filters).every((v) => v === undefined || v === null || v === '');
 }
 
-/** The sort key: text sorts compare code points on both engines (case-insensitively for titles). */
-export function titledSortKey(db: Executor, table: TitledTable, sort: string) {
-  if (sort === 'title') return engineOf(db).codePointOrder(`${table}.title_lc`);
+/** The sort key: text sorts compare code points on both engines (case-insensitively for titles); `alias` names the rows' table in the query. */
+export function titledSortKey(db: Executor, table: TitledTable, sort: string, alias: string = table) {
+  if (sort === 'title') return engineOf(db).codePointOrder(`${alias}.title_lc`);
   // Statuses are lower-case ASCII words: every collation orders them by code point, and the plain index serves it.
-  return sql.ref(`${table}.${sort}`);
+  return sql.ref(`${alias}.${sort}`);
 }
 
 /** The columns deals and tickets share (schema.ts, TitledRecordColumns), first in each one's full column list. */
 export const TITLED_COLUMNS = ['id', 'account_id', 'org_id', 'contact_id', 'owner_user_id', 'title', 'title_lc'] as const;
 
-/** A page of a titled list filtered by one status or by nothing: `(accountId, status, limit, offset)`. */
-export type TitledPage<R> = PreparedQuery<[accountId: number, status: string, limit: number, offset: number], R>;
+/** A page of a titled list filtered by one status or by nothing, with the list's kept total on every row: `(accountId, status, bucket, limit, offset)`. */
+type TitledPage<R> = PreparedQuery<[accountId: number, status: string, bucket: string, limit: number, offset: number], R>;
 
 const pages = new Map<string, TitledPage<unknown>>();
 
 /**
- * The page of `table`'s list filtered by one status or by nothing (a board column, and the list most
- * integrations page through), as a prepared query made once per sort and direction
- * (docs/design.md#prepared-queries): the page's ids from the index alone, then those rows with
- * `columns` (every column of the table), in the list's order with `id` as the tie-break. The
- * other filters build their query per request. On PostgreSQL the statement is still planned with
- * each execution's values: a generic plan, not knowing the page's size, would read every row of
- * the table for the outer `id in (…)`, so its estimate is far above the custom plans' and the
- * server keeps to those (`pg_prepared_statements`: no generic plan over a 200,000-deal account).
+ * First pages of these sizes (the API's default, the console's board and tables, the largest) are statements of
+ * their own with the size written in and no offset, which PostgreSQL plans once for all executions.
  */
-export function titledPage<R>(table: TitledTable, columns: readonly string[], byStatus: boolean, sort: string, direction: 'asc' | 'desc'): TitledPage<R> {
-  const key = `${table}:${byStatus}:${sort}:${direction}:${columns.join(',')}`;
+const FIRST_PAGE_SIZES = new Set([10, 20, 25, 50, 100]);
+
+/**
+ * The page of `table`'s list filtered by one status or by nothing (a board column, and the list most
+ * integrations page through) and its total, in one statement: one round trip and one snapshot, so
+ * the total and the rows agree even while writes land. A prepared query made once per sort and
+ * direction (docs/design.md#prepared-queries):
+ * - the page's ids come from the index alone, then those rows with `columns` (every column of the
+ *   table), in the list's order with `id` as the tie-break;
+ * - each row carries the list's kept count (list_counts: the whole list, or the status's bucket),
+ *   an uncorrelated subquery that both engines read once per statement;
+ * - a page past the end has no row to carry it, so its total is a second, one-row read.
+ * The other filters count and read in two statements.
+ *
+ * On PostgreSQL each id's row is read through a lateral subquery (`limit 1` keeps the planner from
+ * folding it into a join that reads the whole table), so every plan of the statement is the index
+ * walk and one primary-key read per row. The server then plans a first page of a common size once
+ * (a generic plan: its size is in the statement and it has no offset, so its estimate equals a
+ * custom plan's); this took the server's CPU per list request from about 590 to 230 µs (docs/
+ * performance.md). Other pages keep custom plans: with the offset a parameter, a generic plan's
+ * estimate assumes a tenth of the rows skipped and the server keeps planning each execution.
+ */
+export async function titledPageWithTotal<R>(
+  db: Executor,
+  table: TitledTable,
+  columns: readonly string[],
+  accountId: number,
+  status: string | undefined,
+  sort: string,
+  direction: 'asc' | 'desc',
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: R[] }> {
+  const byStatus = status !== undefined;
+  const first = offset === 0 && FIRST_PAGE_SIZES.has(limit) ? limit : null;
+  const key = `${table}:${byStatus}:${sort}:${direction}:${first ?? 'any'}:${columns.join(',')}`;
   let page = pages.get(key);
   if (!page) {
-    page = prepareQuery<[accountId: number, status: string, limit: number, offset: number], unknown>((db, accountId, status, limit, offset) => {
-      const any = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      const sortKey = titledSortKey(db, table, sort);
-      let ids = any.selectFrom(table).select(`${table}.id`).where(`${table}.account_id`, '=', accountId);
-      if (byStatus) ids = ids.where(`${table}.status`, '=', status);
-      ids = ids.orderBy(sortKey, direction);
-      if (sort !== 'id') ids = ids.orderBy(`${table}.id`, direction);
-      let rows = any
-        .selectFrom(table)
-        .select(columns.map((c) => `${table}.${c}`))
-        .where(`${table}.id`, 'in', ids.limit(limit).offset(offset))
-        .orderBy(sortKey, direction);
-      if (sort !== 'id') rows = rows.orderBy(`${table}.id`, direction);
-      return rows;
-    });
+    page = prepareQuery<[accountId: number, status: string, bucket: string, limit: number, offset: number], unknown>(
+      (db, accountId, status, bucket, limit, offset) => {
+        const any = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+        let ids = any.selectFrom(table).select(`${table}.id`).where(`${table}.account_id`, '=', accountId);
+        if (byStatus) ids = ids.where(`${table}.status`, '=', status);
+        ids = ids.orderBy(titledSortKey(db, table, sort), direction);
+        if (sort !== 'id') ids = ids.orderBy(`${table}.id`, direction);
+        ids = first === null ? ids.limit(limit).offset(offset) : ids.limit(sql.lit(first));
+        // The list's kept total, read once by the statement (it refers to no row of the page).
+        const total = any
+          .selectFrom('list_counts')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+          .where('list_counts.account_id', '=', accountId)
+          .where('list_counts.list', '=', table)
+          .where('list_counts.bucket', '=', bucket)
+          .as('list_total');
+        if (engineOf(db).name === 'postgres') {
+          let rows = any
+            .selectFrom(ids.as('i'))
+            .innerJoinLateral(
+              (eb) =>
+                eb
+                  .selectFrom(table)
+                  .select(columns.map((c) => `${table}.${c}`))
+                  .whereRef(`${table}.id`, '=', 'i.id')
+                  .limit(1)
+                  .as('d'),
+              (join) => join.onTrue(),
+            )
+            .selectAll('d')
+            .select(total)
+            .orderBy(titledSortKey(db, table, sort, 'd'), direction);
+          if (sort !== 'id') rows = rows.orderBy('d.id', direction);
+          return rows;
+        }
+        let rows = any
+          .selectFrom(table)
+          .select(columns.map((c) => `${table}.${c}`))
+          .select(total)
+          .where(`${table}.id`, 'in', ids)
+          .orderBy(titledSortKey(db, table, sort), direction);
+        if (sort !== 'id') rows = rows.orderBy(`${table}.id`, direction);
+        return rows;
+      },
+    );
     pages.set(key, page);
   }
-  return page as TitledPage<R>;
+  const bucket = byStatus ? `status:${status}` : '';
+  const rows = await (page as TitledPage<R & { list_total: number | string }>).rows(db, accountId, status ?? '', bucket, limit, offset);
+  // A page past the end has no row to carry the total: it is read on its own.
+  return { total: rows.length > 0 ? Number(rows[0].list_total) : await keptCount(db, accountId, table, [bucket]), rows };
 }

@@ -148,6 +148,33 @@ for (const engine of engines()) {
       assert.deepEqual(past.pagination, { page: 9, per_page: 2, total: 5, pages: 3, has_next: false, has_prev: true });
     });
 
+    test('the page and its total of one status, a status with no deals and an empty account (one statement each)', async () => {
+      const a = await createTestAccount(h);
+      const org = await seedOrg(h, a.accountId);
+      const won: number[] = [];
+      for (const title of ['Cedar', 'alder', 'Birch']) won.push(await seedDeal(h, a.accountId, { org_id: org, title, status: 'won', created_at: T0 }));
+      await seedDeal(h, a.accountId, { org_id: org, status: 'lost', created_at: T0 + 9 });
+      const list = async (key: string, query: Record<string, string | number>) => (await call(h, 'GET', '/api/v1/deals', { key, query })).json();
+      const page2 = await list(a.key, { status: 'won', sort: 'title', direction: 'asc', page: 2, per_page: 2 });
+      // Titles compare case-insensitively: alder, Birch, Cedar.
+      assert.deepEqual(
+        page2.data.map((d: any) => d.id),
+        [won[0]],
+      );
+      assert.deepEqual(page2.pagination, { page: 2, per_page: 2, total: 3, pages: 2, has_next: false, has_prev: true });
+      const past = await list(a.key, { status: 'won', page: 5, per_page: 2 });
+      assert.deepEqual(past, { data: [], pagination: { page: 5, per_page: 2, total: 3, pages: 2, has_next: false, has_prev: true } });
+      assert.deepEqual(await list(a.key, { status: 'proposal' }), {
+        data: [],
+        pagination: { page: 1, per_page: 25, total: 0, pages: 0, has_next: false, has_prev: false },
+      });
+      const empty = await createTestAccount(h);
+      assert.deepEqual(await list(empty.key, { sort: 'title' }), {
+        data: [],
+        pagination: { page: 1, per_page: 25, total: 0, pages: 0, has_next: false, has_prev: false },
+      });
+    });
+
     test('created and updated date bounds are inclusive; a bare date in *_to covers the whole day', async () => {
       const a = await createTestAccount(h);
       const org = await seedOrg(h, a.accountId);

@@ -5,10 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Db } from '../../src/db/database.ts';
+import { sql } from 'kysely';
+import { openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { listDeals } from '../../src/modules/deals/deals.service.ts';
 import { seedAccount } from '../../src/seed/seed.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 
@@ -190,3 +192,59 @@ for (const engine of engines()) {
     });
   });
 }
+
+describe('a list page and its total in one statement, and PostgreSQL plans a first page once', { skip: !engines().includes('postgres') }, () => {
+  let t: TestDatabase;
+  let one: DatabaseHandle;
+  let accountId: number;
+  before(async () => {
+    t = await createTestDatabase('postgres');
+    // One connection, so the statements' plans are all in the session pg_prepared_statements shows.
+    one = openDatabase(t.url, { poolSize: 1 });
+    const { account } = await createAccount({ db: t.handle.db, clock: systemClock }, { name: 'Plans' });
+    accountId = account.id;
+    await seedAccount(t.handle, systemClock, { accountId, deals: 400, seed: 5 });
+  });
+  after(async () => {
+    await one?.close();
+    await t?.drop();
+  });
+
+  test('the first page of a common size gets a generic plan; pages and totals agree with a plain read', async () => {
+    const won = await one.db
+      .selectFrom('deals')
+      .select(['id', 'updated_at'])
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'won')
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    assert.ok(won.length > 50, `the seed made ${won.length} won deals`);
+    const ids = won.map((d) => Number(d.id));
+    const query = { status: 'won', sort: 'updated_at', direction: 'desc' } as const;
+    for (let i = 0; i < 8; i++) {
+      const first = await listDeals(one.db, accountId, query, { page: 1, per_page: 25 });
+      assert.equal(first.pagination.total, ids.length);
+      assert.deepEqual(
+        first.data.map((d) => d.id),
+        ids.slice(0, 25),
+      );
+    }
+    const second = await listDeals(one.db, accountId, query, { page: 2, per_page: 25 });
+    assert.deepEqual(
+      second.data.map((d) => d.id),
+      ids.slice(25, 50),
+    );
+    const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
+      select statement, generic_plans, custom_plans from pg_prepared_statements where statement like '%list_counts%' and statement like '%"deals"%'`.execute(
+      one.db,
+    );
+    const firstPage = rows.filter((r) => !/\boffset\b/i.test(r.statement));
+    const otherPages = rows.filter((r) => /\boffset\b/i.test(r.statement));
+    assert.equal(firstPage.length, 1, JSON.stringify(rows));
+    assert.equal(otherPages.length, 1, JSON.stringify(rows));
+    // PostgreSQL tries five custom plans, then keeps the generic one when it costs no more.
+    assert.ok(Number(firstPage[0].generic_plans) >= 3, `first page: ${JSON.stringify(firstPage[0])}`);
+    assert.match(firstPage[0].statement, /\blateral\b/i);
+  });
+});

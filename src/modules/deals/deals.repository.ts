@@ -10,7 +10,7 @@ import {
   countTitledText,
   noFilterSet,
   TITLED_COLUMNS,
-  titledPage,
+  titledPageWithTotal,
   titledFilters,
   titledSortKey,
   titledTextPlan,
@@ -58,6 +58,21 @@ export async function countDeals(db: Executor, accountId: number, f: DealFilter)
   );
 }
 
+/** The whole list or one status: the page and its kept total in one statement (`titledPageWithTotal`); null for any other filter. */
+export function listDealsWithTotal(
+  db: Executor,
+  accountId: number,
+  f: DealFilter,
+  sort: DealSort,
+  direction: Direction,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: DealRow[] }> | null {
+  const { status, ...rest } = f;
+  if (!noFilterSet(rest)) return null;
+  return titledPageWithTotal<DealRow>(db, 'deals', DEAL_COLUMNS, accountId, status || undefined, sort, direction, limit, offset);
+}
+
 export async function listDeals(
   db: Executor,
   accountId: number,
@@ -68,8 +83,6 @@ export async function listDeals(
   offset: number,
   total?: number,
 ): Promise<DealRow[]> {
-  const { status, ...rest } = f;
-  if (noFilterSet(rest)) return titledPage<DealRow>('deals', DEAL_COLUMNS, !!status, sort, direction).rows(db, accountId, status ?? '', limit, offset);
   const plan = await titledTextPlan(db, 'deals', accountId, f, { total, limit, offset });
   // The page's ids first, from the index alone (the offset skips index entries, not rows), then those rows.
   const ids = filtered(db, accountId, f, plan)

@@ -69,6 +69,7 @@ export async function listDeals(db: Executor, accountId: number, query: DealList
     () => repo.countDeals(db, accountId, filter),
     (limit, offset, total) => repo.listDeals(db, accountId, filter, sort, direction, limit, offset, total),
     (rows) => rows.map(toDealView),
+    (limit, offset) => repo.listDealsWithTotal(db, accountId, filter, sort, direction, limit, offset),
   );
 }
 

@@ -10,7 +10,7 @@ import {
   countTitledText,
   noFilterSet,
   TITLED_COLUMNS,
-  titledPage,
+  titledPageWithTotal,
   titledFilters,
   titledSortKey,
   titledTextPlan,
@@ -63,6 +63,21 @@ const TICKET_COLUMNS = everyColumn<TicketsTable>()([
   'closed_at',
 ]);
 
+/** The whole list or one status: the page and its kept total in one statement (`titledPageWithTotal`); null for any other filter. */
+export function listTicketsWithTotal(
+  db: Executor,
+  accountId: number,
+  f: TicketFilter,
+  sort: string,
+  dir: Direction,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: TicketRow[] }> | null {
+  const { statuses, ...rest } = f;
+  if (!noFilterSet(rest) || (statuses !== undefined && statuses.length !== 1)) return null;
+  return titledPageWithTotal<TicketRow>(db, 'tickets', TICKET_COLUMNS, accountId, statuses?.[0], sort, dir, limit, offset);
+}
+
 export async function listTickets(
   db: Executor,
   accountId: number,
@@ -73,10 +88,6 @@ export async function listTickets(
   offset: number,
   total?: number,
 ): Promise<TicketRow[]> {
-  const { statuses, ...rest } = f;
-  if (noFilterSet(rest) && (statuses === undefined || statuses.length === 1)) {
-    return titledPage<TicketRow>('tickets', TICKET_COLUMNS, statuses !== undefined, sort, dir).rows(db, accountId, statuses?.[0] ?? '', limit, offset);
-  }
   const plan = await titledTextPlan(db, 'tickets', accountId, f, { total, limit, offset });
   // The page's ids first, from the index alone, then those rows (deep pages skip index entries, not rows).
   let ids = filtered(db, accountId, f, plan).select('tickets.id').orderBy(sortKey(db, sort), dir);

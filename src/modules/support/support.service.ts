@@ -70,6 +70,7 @@ export async function listTickets(db: Executor, accountId: number, query: Ticket
     () => countOrEmpty(db, accountId, filter),
     (limit, offset, total) => repo.listTickets(db, accountId, filter, sort, direction, limit, offset, total),
     (rows) => rows.map(toTicketView),
+    (limit, offset) => repo.listTicketsWithTotal(db, accountId, filter, sort, direction, limit, offset),
   );
 }
 
