@@ -98,6 +98,8 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
       goals: GOALS,
     };
     if (ratio < GOALS.ratio) log(`GOAL MISSED: ${engine} list ratio ${ratio} (goal ${GOALS.ratio})`);
+    if (figures.p99_ratio >= GOALS.p99_ratio)
+      log(`GOAL MISSED: ${engine} p99 ${app.p99_ms} ms, ${figures.p99_ratio}× the baseline's (goal under ${GOALS.p99_ratio}×)`);
     process.stdout.write(JSON.stringify(figures) + '\n');
   } finally {
     await scratch.drop();

@@ -124,8 +124,8 @@ type TitledPage<R> = PreparedQuery<[accountId: number, status: string, bucket: s
 const pages = new Map<string, TitledPage<unknown>>();
 
 /**
- * First pages of these sizes (the API's default, the console's board and tables, the largest) are statements of
- * their own with the size written in and no offset, which PostgreSQL plans once for all executions.
+ * First pages of these sizes (the API's default, the console's board and tables, the largest) are
+ * statements of their own on PostgreSQL, with the size written in and no offset (below).
  */
 const FIRST_PAGE_SIZES = new Set([10, 20, 25, 50, 100]);
 
@@ -137,17 +137,22 @@ const FIRST_PAGE_SIZES = new Set([10, 20, 25, 50, 100]);
  * - the page's ids come from the index alone, then those rows with `columns` (every column of the
  *   table), in the list's order with `id` as the tie-break;
  * - each row carries the list's kept count (list_counts: the whole list, or the status's bucket),
- *   an uncorrelated subquery that both engines read once per statement;
- * - a page past the end has no row to carry it, so its total is a second, one-row read.
+ *   read once per statement;
+ * - the ids are read only when the offset is below that total, so a page past the end walks no
+ *   index. On PostgreSQL the page is left-joined to the one-row total, so a page past the end is
+ *   one row of nulls that still carries it; on SQLite, where the left join cost a fifth more than
+ *   the page, the total is a scalar subquery of each row, and a page past the end reads the total
+ *   on its own (a second read, without a round trip).
  * The other filters count and read in two statements.
  *
  * On PostgreSQL each id's row is read through a lateral subquery (`limit 1` keeps the planner from
  * folding it into a join that reads the whole table), so every plan of the statement is the index
- * walk and one primary-key read per row. The server then plans a first page of a common size once
- * (a generic plan: its size is in the statement and it has no offset, so its estimate equals a
- * custom plan's); this took the server's CPU per list request from about 590 to 230 µs (docs/
- * performance.md). Other pages keep custom plans: with the offset a parameter, a generic plan's
- * estimate assumes a tenth of the rows skipped and the server keeps planning each execution.
+ * walk and one primary-key read per row. A first page of a common size has its size written in and
+ * no offset, so the server's estimate of a plan made once (a generic plan) is no higher than its
+ * per-execution (custom) plans', and after five executions on a pooled connection it keeps that
+ * plan instead of planning each request (planning this page took longer than running it:
+ * docs/performance.md). Other pages keep custom plans: with the offset a parameter, a generic plan
+ * is estimated to skip a tenth of the rows.
  */
 export async function titledPageWithTotal<R>(
   db: Executor,
@@ -161,28 +166,30 @@ export async function titledPageWithTotal<R>(
   offset: number,
 ): Promise<{ total: number; rows: R[] }> {
   const byStatus = status !== undefined;
-  const first = offset === 0 && FIRST_PAGE_SIZES.has(limit) ? limit : null;
+  // Only PostgreSQL plans per execution; SQLite keeps one statement per sort and direction.
+  const first = offset === 0 && FIRST_PAGE_SIZES.has(limit) && engineOf(db).name === 'postgres' ? limit : null;
   const key = `${table}:${byStatus}:${sort}:${direction}:${first ?? 'any'}:${columns.join(',')}`;
   let page = pages.get(key);
   if (!page) {
     page = prepareQuery<[accountId: number, status: string, bucket: string, limit: number, offset: number], unknown>(
       (db, accountId, status, bucket, limit, offset) => {
         const any = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-        let ids = any.selectFrom(table).select(`${table}.id`).where(`${table}.account_id`, '=', accountId);
-        if (byStatus) ids = ids.where(`${table}.status`, '=', status);
-        ids = ids.orderBy(titledSortKey(db, table, sort), direction);
-        if (sort !== 'id') ids = ids.orderBy(`${table}.id`, direction);
-        ids = first === null ? ids.limit(limit).offset(offset) : ids.limit(sql.lit(first));
         // The list's kept total, read once by the statement (it refers to no row of the page).
         const total = any
           .selectFrom('list_counts')
           .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
           .where('list_counts.account_id', '=', accountId)
           .where('list_counts.list', '=', table)
-          .where('list_counts.bucket', '=', bucket)
-          .as('list_total');
+          .where('list_counts.bucket', '=', bucket);
+        let ids = any.selectFrom(table).select(`${table}.id`).where(`${table}.account_id`, '=', accountId);
+        if (byStatus) ids = ids.where(`${table}.status`, '=', status);
+        ids = ids.orderBy(titledSortKey(db, table, sort), direction);
+        if (sort !== 'id') ids = ids.orderBy(`${table}.id`, direction);
+        // A page past the end reads no index entry: the offset is compared with the total first.
+        ids = first === null ? ids.where(sql<SqlBool>`${offset} < (${total})`).limit(limit).offset(offset) : ids.limit(sql.lit(first));
+
         if (engineOf(db).name === 'postgres') {
-          let rows = any
+          const rows = any
             .selectFrom(ids.as('i'))
             .innerJoinLateral(
               (eb) =>
@@ -194,16 +201,20 @@ export async function titledPageWithTotal<R>(
                   .as('d'),
               (join) => join.onTrue(),
             )
-            .selectAll('d')
-            .select(total)
-            .orderBy(titledSortKey(db, table, sort, 'd'), direction);
-          if (sort !== 'id') rows = rows.orderBy('d.id', direction);
-          return rows;
+            .selectAll('d');
+          // Left-joined to the one-row total, so a page past the end still answers it (a row of nulls) in the one round trip.
+          let both = any
+            .selectFrom(total.as('t'))
+            .leftJoin(rows.as('p'), (join) => join.onTrue())
+            .select([...columns.map((c) => `p.${c}`), 't.n as list_total'])
+            .orderBy(titledSortKey(db, table, sort, 'p'), direction);
+          if (sort !== 'id') both = both.orderBy('p.id', direction);
+          return both;
         }
         let rows = any
           .selectFrom(table)
           .select(columns.map((c) => `${table}.${c}`))
-          .select(total)
+          .select(total.as('list_total'))
           .where(`${table}.id`, 'in', ids)
           .orderBy(titledSortKey(db, table, sort), direction);
         if (sort !== 'id') rows = rows.orderBy(`${table}.id`, direction);
@@ -213,7 +224,8 @@ export async function titledPageWithTotal<R>(
     pages.set(key, page);
   }
   const bucket = byStatus ? `status:${status}` : '';
-  const rows = await (page as TitledPage<R & { list_total: number | string }>).rows(db, accountId, status ?? '', bucket, limit, offset);
-  // A page past the end has no row to carry the total: it is read on its own.
-  return { total: rows.length > 0 ? Number(rows[0].list_total) : await keptCount(db, accountId, table, [bucket]), rows };
+  const rows = await (page as TitledPage<R & { id: unknown; list_total: number | string }>).rows(db, accountId, status ?? '', bucket, limit, offset);
+  // PostgreSQL: a page past the end is one row of nulls with the total. SQLite: no row, and the total is a second read (no round trip).
+  if (rows.length > 0) return { total: Number(rows[0].list_total), rows: rows[0].id === null ? [] : rows };
+  return { total: await keptCount(db, accountId, table, [bucket]), rows };
 }

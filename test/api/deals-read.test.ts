@@ -148,7 +148,7 @@ for (const engine of engines()) {
       assert.deepEqual(past.pagination, { page: 9, per_page: 2, total: 5, pages: 3, has_next: false, has_prev: true });
     });
 
-    test('the page and its total of one status, a status with no deals and an empty account (one statement each)', async () => {
+    test('the page and its total of one status, first pages of common and other sizes, a status with no deals, an empty account', async () => {
       const a = await createTestAccount(h);
       const org = await seedOrg(h, a.accountId);
       const won: number[] = [];
@@ -162,6 +162,16 @@ for (const engine of engines()) {
         [won[0]],
       );
       assert.deepEqual(page2.pagination, { page: 2, per_page: 2, total: 3, pages: 2, has_next: false, has_prev: true });
+      // First pages of a common size (10, 50, 100) and of another (7) give the same rows.
+      for (const per_page of [7, 10, 50, 100]) {
+        const first = await list(a.key, { status: 'won', sort: 'title', direction: 'desc', per_page });
+        assert.deepEqual(
+          first.data.map((d: any) => d.id),
+          [won[0], won[2], won[1]],
+          `per_page ${per_page}`,
+        );
+        assert.equal(first.pagination.total, 3);
+      }
       const past = await list(a.key, { status: 'won', page: 5, per_page: 2 });
       assert.deepEqual(past, { data: [], pagination: { page: 5, per_page: 2, total: 3, pages: 2, has_next: false, has_prev: true } });
       assert.deepEqual(await list(a.key, { status: 'proposal' }), {

@@ -193,6 +193,29 @@ for (const engine of engines()) {
       assert.deepEqual(past, { data: [], pagination: { page: 9, per_page: 2, total: 5, pages: 3, has_next: false, has_prev: true } });
     });
 
+    test('one status sorted by title: its pages, its total past the end, and an empty status', async () => {
+      const a = await createTestAccount(h);
+      const org = await insertOrg(h, a.accountId, 'Acme');
+      const pending: number[] = [];
+      for (const title of ['delta', 'Bravo', 'charlie', 'Alpha']) pending.push(await insertTicket(h, a, org, { title, status: 'pending' }));
+      await insertTicket(h, a, org, { title: 'Aardvark', status: 'open' });
+      const p1 = await list(a, { status: 'pending', sort: 'title', direction: 'asc', per_page: 3 });
+      assert.deepEqual(
+        p1.data.map((t: any) => t.id),
+        [pending[3], pending[1], pending[2]],
+      );
+      assert.deepEqual(p1.pagination, { page: 1, per_page: 3, total: 4, pages: 2, has_next: true, has_prev: false });
+      const p2 = await list(a, { status: 'pending', sort: 'title', direction: 'desc', per_page: 3, page: 2 });
+      assert.deepEqual(
+        p2.data.map((t: any) => t.id),
+        [pending[3]],
+      );
+      const past = await list(a, { status: 'pending', page: 3, per_page: 3 });
+      assert.deepEqual(past, { data: [], pagination: { page: 3, per_page: 3, total: 4, pages: 2, has_next: false, has_prev: true } });
+      const closed = await list(a, { status: 'closed' });
+      assert.deepEqual(closed, { data: [], pagination: { page: 1, per_page: 25, total: 0, pages: 0, has_next: false, has_prev: false } });
+    });
+
     test('bad query values are 422 naming the field', async () => {
       const a = await createTestAccount(h);
       const cases: [Record<string, string | number>, string][] = [
