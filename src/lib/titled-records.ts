@@ -131,28 +131,25 @@ const FIRST_PAGE_SIZES = new Set([10, 20, 25, 50, 100]);
 
 /**
  * The page of `table`'s list filtered by one status or by nothing (a board column, and the list most
- * integrations page through) and its total, in one statement: one round trip and one snapshot, so
- * the total and the rows agree even while writes land. A prepared query made once per sort and
- * direction (docs/design.md#prepared-queries):
- * - the page's ids come from the index alone, then those rows with `columns` (every column of the
- *   table), in the list's order with `id` as the tie-break;
- * - each row carries the list's kept count (list_counts: the whole list, or the status's bucket),
- *   read once per statement;
- * - the ids are read only when the offset is below that total, so a page past the end walks no
- *   index. On PostgreSQL the page is left-joined to the one-row total, so a page past the end is
- *   one row of nulls that still carries it; on SQLite, where the left join cost a fifth more than
- *   the page, the total is a scalar subquery of each row, and a page past the end reads the total
- *   on its own (a second read, without a round trip).
- * The other filters count and read in two statements.
+ * integrations page through) and its total (the list's kept count: list_counts, the whole list or
+ * the status's bucket). A prepared query made once per sort and direction
+ * (docs/design.md#prepared-queries): the page's ids come from the index alone, then those rows with
+ * `columns` (every column of the table), in the list's order with `id` as the tie-break.
  *
- * On PostgreSQL each id's row is read through a lateral subquery (`limit 1` keeps the planner from
- * folding it into a join that reads the whole table), so every plan of the statement is the index
- * walk and one primary-key read per row. A first page of a common size has its size written in and
- * no offset, so the server's estimate of a plan made once (a generic plan) is no higher than its
- * per-execution (custom) plans', and after five executions on a pooled connection it keeps that
- * plan instead of planning each request (planning this page took longer than running it:
- * docs/performance.md). Other pages keep custom plans: with the offset a parameter, a generic plan
- * is estimated to skip a tenth of the rows.
+ * On PostgreSQL it is one statement, one round trip and one snapshot (the total and the rows agree
+ * even while writes land): the page is left-joined to the one-row total, so a page past the end is
+ * one row of nulls that still carries it, and the ids are read only when the offset is below the
+ * total, so that page walks no index. Each id's row is read through a lateral subquery (`limit 1`
+ * keeps the planner from folding it into a join that reads the whole table), so every plan of the
+ * statement is the index walk and one primary-key read per row. A first page of a common size has
+ * its size written in and no offset, so the server's estimate of a plan made once (a generic plan)
+ * is no higher than its per-execution (custom) plans', and after five executions on a pooled
+ * connection it keeps that plan instead of planning each request (planning this page took longer
+ * than running it: docs/performance.md). Other pages keep custom plans: with the offset a
+ * parameter, a generic plan is estimated to skip a tenth of the rows.
+ *
+ * On SQLite, with no round trip to save, the total is read first and the page only when the offset
+ * is below it: the combined statement cost more than the two reads (docs/performance.md).
  */
 export async function titledPageWithTotal<R>(
   db: Executor,
@@ -185,10 +182,9 @@ export async function titledPageWithTotal<R>(
         if (byStatus) ids = ids.where(`${table}.status`, '=', status);
         ids = ids.orderBy(titledSortKey(db, table, sort), direction);
         if (sort !== 'id') ids = ids.orderBy(`${table}.id`, direction);
-        // A page past the end reads no index entry: the offset is compared with the total first.
-        ids = first === null ? ids.where(sql<SqlBool>`${offset} < (${total})`).limit(limit).offset(offset) : ids.limit(sql.lit(first));
-
         if (engineOf(db).name === 'postgres') {
+          // A page past the end reads no index entry: the offset is compared with the total first.
+          ids = first === null ? ids.where(sql<SqlBool>`${offset} < (${total})`).limit(limit).offset(offset) : ids.limit(sql.lit(first));
           const rows = any
             .selectFrom(ids.as('i'))
             .innerJoinLateral(
@@ -211,11 +207,11 @@ export async function titledPageWithTotal<R>(
           if (sort !== 'id') both = both.orderBy('p.id', direction);
           return both;
         }
+        // SQLite: the page alone; its total is read before it (below).
         let rows = any
           .selectFrom(table)
           .select(columns.map((c) => `${table}.${c}`))
-          .select(total.as('list_total'))
-          .where(`${table}.id`, 'in', ids)
+          .where(`${table}.id`, 'in', ids.limit(limit).offset(offset))
           .orderBy(titledSortKey(db, table, sort), direction);
         if (sort !== 'id') rows = rows.orderBy(`${table}.id`, direction);
         return rows;
@@ -224,8 +220,11 @@ export async function titledPageWithTotal<R>(
     pages.set(key, page);
   }
   const bucket = byStatus ? `status:${status}` : '';
-  const rows = await (page as TitledPage<R & { id: unknown; list_total: number | string }>).rows(db, accountId, status ?? '', bucket, limit, offset);
-  // PostgreSQL: a page past the end is one row of nulls with the total. SQLite: no row, and the total is a second read (no round trip).
-  if (rows.length > 0) return { total: Number(rows[0].list_total), rows: rows[0].id === null ? [] : rows };
-  return { total: await keptCount(db, accountId, table, [bucket]), rows };
+  if (engineOf(db).name === 'postgres') {
+    const rows = await (page as TitledPage<R & { id: unknown; list_total: number | string }>).rows(db, accountId, status ?? '', bucket, limit, offset);
+    // A page past the end is one row of nulls that carries the total.
+    return { total: Number(rows[0].list_total), rows: rows[0].id === null ? [] : rows };
+  }
+  const total = await keptCount(db, accountId, table, [bucket]);
+  return { total, rows: offset < total ? await (page as TitledPage<R>).rows(db, accountId, status ?? '', bucket, limit, offset) : [] };
 }
