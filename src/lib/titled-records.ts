@@ -118,38 +118,44 @@ export function titledSortKey(db: Executor, table: TitledTable, sort: string, al
 /** The columns deals and tickets share (schema.ts, TitledRecordColumns), first in each one's full column list. */
 export const TITLED_COLUMNS = ['id', 'account_id', 'org_id', 'contact_id', 'owner_user_id', 'title', 'title_lc'] as const;
 
-/** A page of a titled list filtered by one status or by nothing, with the list's kept total on every row: `(accountId, status, bucket, limit, offset)`. */
-type TitledPage<R> = PreparedQuery<[accountId: number, status: string, bucket: string, limit: number, offset: number], R>;
+/** A page of a titled list filtered by one status or by nothing: `(accountId, status, limit, offset)`. */
+type TitledPage<R> = PreparedQuery<[accountId: number, status: string, limit: number, offset: number], R>;
+/** PostgreSQL: a first page of a fixed size with the list's kept total: `(accountId, status, bucket)`. */
+type TitledFirstPage<R> = PreparedQuery<[accountId: number, status: string, bucket: string], R>;
 
 const pages = new Map<string, TitledPage<unknown>>();
+const firstPages = new Map<string, TitledFirstPage<unknown>>();
 
-/**
- * First pages of these sizes (the API's default, the console's board and tables, the largest) are
- * statements of their own on PostgreSQL, with the size written in and no offset (below).
- */
+/** First pages of these sizes (the API's default, the console's board and tables, the largest) are statements of their own on PostgreSQL. */
 const FIRST_PAGE_SIZES = new Set([10, 20, 25, 50, 100]);
+
+/** The ids of a page of `table`'s list filtered by `status` (or by nothing), in the list's order with `id` as the tie-break, read from the index alone. */
+function titledPageIds(db: Executor, table: TitledTable, accountId: number, status: string | null, sort: string, direction: 'asc' | 'desc') {
+  let ids = (db as unknown as Kysely<AnyTables>).selectFrom(table).select(`${table}.id`).where(`${table}.account_id`, '=', accountId);
+  if (status !== null) ids = ids.where(`${table}.status`, '=', status);
+  ids = ids.orderBy(titledSortKey(db, table, sort), direction);
+  return sort === 'id' ? ids : ids.orderBy(`${table}.id`, direction);
+}
+
+type AnyTables = Record<string, Record<string, unknown>>;
 
 /**
  * The page of `table`'s list filtered by one status or by nothing (a board column, and the list most
  * integrations page through) and its total (the list's kept count: list_counts, the whole list or
- * the status's bucket). A prepared query made once per sort and direction
- * (docs/design.md#prepared-queries): the page's ids come from the index alone, then those rows with
+ * the status's bucket), as prepared queries made once per sort and direction
+ * (docs/design.md#prepared-queries): the page's ids from the index alone, then those rows with
  * `columns` (every column of the table), in the list's order with `id` as the tie-break.
  *
- * On PostgreSQL it is one statement, one round trip and one snapshot (the total and the rows agree
- * even while writes land): the page is left-joined to the one-row total, so a page past the end is
- * one row of nulls that still carries it, and the ids are read only when the offset is below the
- * total, so that page walks no index. Each id's row is read through a lateral subquery (`limit 1`
- * keeps the planner from folding it into a join that reads the whole table), so every plan of the
- * statement is the index walk and one primary-key read per row. A first page of a common size has
- * its size written in and no offset, so the server's estimate of a plan made once (a generic plan)
- * is no higher than its per-execution (custom) plans', and after five executions on a pooled
- * connection it keeps that plan instead of planning each request (planning this page took longer
- * than running it: docs/performance.md). Other pages keep custom plans: with the offset a
- * parameter, a generic plan is estimated to skip a tenth of the rows.
- *
- * On SQLite, with no round trip to save, the total is read first and the page only when the offset
- * is below it: the combined statement cost more than the two reads (docs/performance.md).
+ * The total is read first and the page only when the offset is below it, except for a first page of
+ * a common size on PostgreSQL: that is one statement (one round trip, one snapshot), the page
+ * left-joined to the one-row total, so an empty list still answers its total. Its size is written
+ * in and it has no offset, and each id's row is read through a lateral subquery (`limit 1` keeps the
+ * planner from folding it into a join that reads the whole table), so the server's estimate of a
+ * plan made once (a generic plan) is no higher than its per-execution (custom) plans'; after five
+ * executions on a pooled connection it keeps that plan instead of planning each request. Planning
+ * this page took longer than running it (docs/performance.md). Other pages keep custom plans, and
+ * a page past the end then costs only the total's read. SQLite plans a statement once and has no
+ * round trip to save: its two reads cost less than one combined statement.
  */
 export async function titledPageWithTotal<R>(
   db: Executor,
@@ -163,68 +169,64 @@ export async function titledPageWithTotal<R>(
   offset: number,
 ): Promise<{ total: number; rows: R[] }> {
   const byStatus = status !== undefined;
-  // Only PostgreSQL plans per execution; SQLite keeps one statement per sort and direction.
-  const first = offset === 0 && FIRST_PAGE_SIZES.has(limit) && engineOf(db).name === 'postgres' ? limit : null;
-  const key = `${table}:${byStatus}:${sort}:${direction}:${first ?? 'any'}:${columns.join(',')}`;
-  let page = pages.get(key);
-  if (!page) {
-    page = prepareQuery<[accountId: number, status: string, bucket: string, limit: number, offset: number], unknown>(
-      (db, accountId, status, bucket, limit, offset) => {
-        const any = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-        // The list's kept total, read once by the statement (it refers to no row of the page).
+  const bucket = byStatus ? `status:${status}` : '';
+  const shape = `${table}:${byStatus}:${sort}:${direction}:${columns.join(',')}`;
+  if (offset === 0 && FIRST_PAGE_SIZES.has(limit) && engineOf(db).name === 'postgres') {
+    const key = `${shape}:${limit}`;
+    let first = firstPages.get(key);
+    if (!first) {
+      first = prepareQuery<[accountId: number, status: string, bucket: string], unknown>((db, accountId, status, bucket) => {
+        const any = db as unknown as Kysely<AnyTables>;
+        const ids = titledPageIds(db, table, accountId, byStatus ? status : null, sort, direction).limit(sql.lit(limit));
+        const rows = any
+          .selectFrom(ids.as('i'))
+          .innerJoinLateral(
+            (eb) =>
+              eb
+                .selectFrom(table)
+                .select(columns.map((c) => `${table}.${c}`))
+                .whereRef(`${table}.id`, '=', 'i.id')
+                .limit(1)
+                .as('d'),
+            (join) => join.onTrue(),
+          )
+          .selectAll('d');
         const total = any
           .selectFrom('list_counts')
           .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
           .where('list_counts.account_id', '=', accountId)
           .where('list_counts.list', '=', table)
           .where('list_counts.bucket', '=', bucket);
-        let ids = any.selectFrom(table).select(`${table}.id`).where(`${table}.account_id`, '=', accountId);
-        if (byStatus) ids = ids.where(`${table}.status`, '=', status);
-        ids = ids.orderBy(titledSortKey(db, table, sort), direction);
-        if (sort !== 'id') ids = ids.orderBy(`${table}.id`, direction);
-        if (engineOf(db).name === 'postgres') {
-          // A page past the end reads no index entry: the offset is compared with the total first.
-          ids = first === null ? ids.where(sql<SqlBool>`${offset} < (${total})`).limit(limit).offset(offset) : ids.limit(sql.lit(first));
-          const rows = any
-            .selectFrom(ids.as('i'))
-            .innerJoinLateral(
-              (eb) =>
-                eb
-                  .selectFrom(table)
-                  .select(columns.map((c) => `${table}.${c}`))
-                  .whereRef(`${table}.id`, '=', 'i.id')
-                  .limit(1)
-                  .as('d'),
-              (join) => join.onTrue(),
-            )
-            .selectAll('d');
-          // Left-joined to the one-row total, so a page past the end still answers it (a row of nulls) in the one round trip.
-          let both = any
-            .selectFrom(total.as('t'))
-            .leftJoin(rows.as('p'), (join) => join.onTrue())
-            .select([...columns.map((c) => `p.${c}`), 't.n as list_total'])
-            .orderBy(titledSortKey(db, table, sort, 'p'), direction);
-          if (sort !== 'id') both = both.orderBy('p.id', direction);
-          return both;
-        }
-        // SQLite: the page alone; its total is read before it (below).
-        let rows = any
-          .selectFrom(table)
-          .select(columns.map((c) => `${table}.${c}`))
-          .where(`${table}.id`, 'in', ids.limit(limit).offset(offset))
-          .orderBy(titledSortKey(db, table, sort), direction);
-        if (sort !== 'id') rows = rows.orderBy(`${table}.id`, direction);
-        return rows;
-      },
-    );
-    pages.set(key, page);
-  }
-  const bucket = byStatus ? `status:${status}` : '';
-  if (engineOf(db).name === 'postgres') {
-    const rows = await (page as TitledPage<R & { id: unknown; list_total: number | string }>).rows(db, accountId, status ?? '', bucket, limit, offset);
-    // A page past the end is one row of nulls that carries the total.
+        let both = any
+          .selectFrom(total.as('t'))
+          .leftJoin(rows.as('p'), (join) => join.onTrue())
+          .select([...columns.map((c) => `p.${c}`), 't.n as list_total'])
+          .orderBy(titledSortKey(db, table, sort, 'p'), direction);
+        if (sort !== 'id') both = both.orderBy('p.id', direction);
+        return both;
+      });
+      firstPages.set(key, first);
+    }
+    const rows = await (first as TitledFirstPage<R & { id: unknown; list_total: number | string }>).rows(db, accountId, status ?? '', bucket);
+    // An empty list is one row of nulls that carries the total.
     return { total: Number(rows[0].list_total), rows: rows[0].id === null ? [] : rows };
   }
+  let page = pages.get(shape);
+  if (!page) {
+    page = prepareQuery<[accountId: number, status: string, limit: number, offset: number], unknown>((db, accountId, status, limit, offset) => {
+      const ids = titledPageIds(db, table, accountId, byStatus ? status : null, sort, direction)
+        .limit(limit)
+        .offset(offset);
+      let rows = (db as unknown as Kysely<AnyTables>)
+        .selectFrom(table)
+        .select(columns.map((c) => `${table}.${c}`))
+        .where(`${table}.id`, 'in', ids)
+        .orderBy(titledSortKey(db, table, sort), direction);
+      if (sort !== 'id') rows = rows.orderBy(`${table}.id`, direction);
+      return rows;
+    });
+    pages.set(shape, page);
+  }
   const total = await keptCount(db, accountId, table, [bucket]);
-  return { total, rows: offset < total ? await (page as TitledPage<R>).rows(db, accountId, status ?? '', bucket, limit, offset) : [] };
+  return { total, rows: offset < total ? await (page as TitledPage<R>).rows(db, accountId, status ?? '', limit, offset) : [] };
 }

@@ -239,12 +239,10 @@ describe('a list page and its total in one statement, and PostgreSQL plans a fir
       select statement, generic_plans, custom_plans from pg_prepared_statements where statement like '%list_counts%' and statement like '%"deals"%'`.execute(
       one.db,
     );
-    const firstPage = rows.filter((r) => !/\boffset\b/i.test(r.statement));
-    const otherPages = rows.filter((r) => /\boffset\b/i.test(r.statement));
+    // The first page and its total: one statement, read through the lateral subquery, with no offset.
+    const firstPage = rows.filter((r) => /\blateral\b/i.test(r.statement) && !/\boffset\b/i.test(r.statement));
     assert.equal(firstPage.length, 1, JSON.stringify(rows));
-    assert.equal(otherPages.length, 1, JSON.stringify(rows));
     // PostgreSQL tries five custom plans, then keeps the generic one when it costs no more.
     assert.ok(Number(firstPage[0].generic_plans) >= 3, `first page: ${JSON.stringify(firstPage[0])}`);
-    assert.match(firstPage[0].statement, /\blateral\b/i);
   });
 });
