@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import { openDatabase, timeoutsOf, type DatabaseHandle } from './db/database.ts';
+import { fillPool, openDatabase, timeoutsOf, type DatabaseHandle } from './db/database.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { buildApp } from './app.ts';
 import { routeOf } from './http/route.ts';
@@ -68,6 +68,9 @@ export async function startServer(settings: Config, options: ServerOptions = {})
     purgeExpiredKeys(database.db, clock.now()).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
   }, PURGE_EVERY_MS);
   purge.unref();
+  // The first requests after a start (a deploy, a restart after a crash: retries arrive at once) find
+  // the pool's connections made.
+  await fillPool(database);
   await app.listen({ port: config.port, host: config.host });
   await dispatcher.start();
   // Beside the dispatcher, as in `worker`: the webhook history past CUSTOPS_WEBHOOK_RETENTION_DAYS.

@@ -82,6 +82,27 @@ function watch(status: DependencyStatus): (event: LogEvent) => void {
   };
 }
 
+/**
+ * Opens every connection of a PostgreSQL pool at once and gives them back to it (SQLite: nothing to
+ * do), so that the first requests after a start do not each wait for a connection to be made:
+ * `serve` calls it before it listens. Best effort: a connection that cannot be made now (the server
+ * at its connection limit, say) is made on demand later, as without it. Idle connections still close
+ * after the pool's idle time-out (10 s).
+ */
+export async function fillPool(handle: DatabaseHandle): Promise<number> {
+  const pool = handle.pool;
+  if (!pool) return 0;
+  const made = await Promise.allSettled(Array.from({ length: pool.options.max }, () => pool.connect()));
+  let opened = 0;
+  for (const m of made) {
+    if (m.status === 'fulfilled') {
+      m.value.release();
+      opened++;
+    }
+  }
+  return opened;
+}
+
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   const status = new DependencyStatus('database');
   if (url.startsWith('sqlite:')) {

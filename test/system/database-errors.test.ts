@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from '../../src/db/database.ts';
+import { fillPool, openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import {
   ConstraintViolation,
@@ -372,6 +372,45 @@ describe('driver errors this machine cannot cause, built as the drivers build th
     for (const err of [postgresError('42P01'), sqliteError(1), new Error('boom')]) {
       assert.equal(translateDatabaseError(err), err);
       assert.equal(databaseUnavailable(err), null);
+    }
+  });
+});
+
+describe('fillPool: serve makes its pool connections before it listens', { skip: !engines().includes('postgres') }, () => {
+  test('every connection of the pool is made and idle, and an unreachable server leaves it empty without an error', async () => {
+    const t = await createTestDatabase('postgres');
+    const handle = openDatabase(t.url, { poolSize: 4 });
+    try {
+      assert.equal(handle.pool!.totalCount, 0);
+      assert.equal(await fillPool(handle), 4);
+      assert.equal(handle.pool!.totalCount, 4);
+      assert.equal(handle.pool!.idleCount, 4);
+      // The connections are the pool's: a query after it makes no new one.
+      await sql`select 1`.execute(handle.db);
+      assert.equal(handle.pool!.totalCount, 4);
+    } finally {
+      await handle.close();
+      await t.drop();
+    }
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = openDatabase(`postgres://custops@127.0.0.1:${port}/custops`, { poolSize: 3 });
+    try {
+      assert.equal(await fillPool(unreachable), 0);
+      assert.equal(unreachable.pool!.totalCount, 0);
+    } finally {
+      await unreachable.close();
+    }
+  });
+
+  test('SQLite has no pool to fill', async () => {
+    const handle = openDatabase('sqlite::memory:');
+    try {
+      assert.equal(await fillPool(handle), 0);
+    } finally {
+      await handle.close();
     }
   });
 });
