@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import { NodeSqliteDatabase } from './sqlite-driver.ts';
 import { translatingDialect } from './translating-driver.ts';
 import { registerDirectAccess } from './prepared.ts';
+import { namingClient, StatementNames } from './pg-statement-names.ts';
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
@@ -118,6 +119,8 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   const statementTimeoutMs = options.statementTimeoutMs ?? 0;
   const pool = new pg.Pool({
     connectionString: url,
+    // Texts run again and again become named statements, planned once per connection (pg-statement-names.ts).
+    Client: namingClient(new StatementNames()),
     max: options.poolSize ?? 10,
     types: pgTypes,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 0,

@@ -33,11 +33,25 @@ export async function existsInAccount(db: Executor, table: AccountTable, account
   return row !== undefined;
 }
 
+/** First pages of these sizes (the API's default, the console's board and tables, the largest) have their size written into the statement. */
+export const FIRST_PAGE_SIZES: ReadonlySet<number> = new Set([10, 20, 25, 50, 100]);
+
+/**
+ * `limit … offset …` of a page. A first page of a common size (`FIRST_PAGE_SIZES`) has its size
+ * written in and no offset: on PostgreSQL the one plan a named statement keeps (made without the
+ * values) then knows that it reads a few rows, where a plan made for an unknown limit or offset
+ * assumes a tenth of the rows, so the server would go on planning each execution
+ * (docs/design.md#named-statements-on-postgresql). Other pages bind both.
+ */
+export function pageWindow<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, limit: number, offset: number): SelectQueryBuilder<DB, TB, O> {
+  return offset === 0 && FIRST_PAGE_SIZES.has(limit) ? query.limit(sql.lit(limit)) : query.limit(limit).offset(offset);
+}
+
 /** One page of a list kept newest first (`created_at` desc, then `id` desc, as every such list of the API). */
 export function newestFirstPage<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   limit: number,
   offset: number,
 ): SelectQueryBuilder<DB, TB, O> {
-  return query.orderBy(sql.ref('created_at'), 'desc').orderBy(sql.ref('id'), 'desc').limit(limit).offset(offset);
+  return pageWindow(query.orderBy(sql.ref('created_at'), 'desc').orderBy(sql.ref('id'), 'desc'), limit, offset);
 }

@@ -1,6 +1,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { keptCount } from './list-counts.ts';
 import { countTextMatches, matchesText, MIN_INDEXED_TERM } from './text-search.ts';
+import { FIRST_PAGE_SIZES } from './sql.ts';
 import type { Executor } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 import { prepareQuery, type PreparedQuery } from '../db/prepared.ts';
@@ -115,9 +116,6 @@ export function titledSortKey(db: Executor, table: TitledTable, sort: string, al
   return sql.ref(`${alias}.${sort}`);
 }
 
-/** The columns deals and tickets share (schema.ts, TitledRecordColumns), first in each one's full column list. */
-export const TITLED_COLUMNS = ['id', 'account_id', 'org_id', 'contact_id', 'owner_user_id', 'title', 'title_lc'] as const;
-
 /** A page of a titled list filtered by one status or by nothing: `(accountId, status, limit, offset)`. */
 type TitledPage<R> = PreparedQuery<[accountId: number, status: string, limit: number, offset: number], R>;
 /** PostgreSQL: a first page of a fixed size with the list's kept total: `(accountId, status, bucket)`. */
@@ -125,9 +123,6 @@ type TitledFirstPage<R> = PreparedQuery<[accountId: number, status: string, buck
 
 const pages = new Map<string, TitledPage<unknown>>();
 const firstPages = new Map<string, TitledFirstPage<unknown>>();
-
-/** First pages of these sizes (the API's default, the console's board and tables, the largest) are statements of their own on PostgreSQL. */
-const FIRST_PAGE_SIZES = new Set([10, 20, 25, 50, 100]);
 
 /** The ids of a page of `table`'s list filtered by `status` (or by nothing), in the list's order with `id` as the tie-break, read from the index alone. */
 function titledPageIds(db: Executor, table: TitledTable, accountId: number, status: string | null, sort: string, direction: 'asc' | 'desc') {

@@ -1,9 +1,10 @@
 import type { Insertable, Selectable } from 'kysely';
 import { engineOf } from '../../db/engine.ts';
 import type { Executor } from '../../db/database.ts';
+import { CONTACT_COLUMNS } from '../../db/columns.ts';
 import type { ContactsTable } from '../../db/schema.ts';
 import { keptCount } from '../../lib/list-counts.ts';
-import { countRows } from '../../lib/sql.ts';
+import { countRows, pageWindow } from '../../lib/sql.ts';
 import { matchesText } from '../../lib/text-search.ts';
 
 export type ContactRow = Selectable<ContactsTable>;
@@ -35,16 +36,22 @@ export async function countContacts(db: Executor, accountId: number, f: ContactF
 }
 
 export function listContacts(db: Executor, accountId: number, f: ContactFilter, order: ContactOrder, limit: number, offset: number): Promise<ContactRow[]> {
-  const ids = filtered(db, accountId, f).select('contacts.id').orderBy(order.sort, order.direction).orderBy('id', order.direction).limit(limit).offset(offset);
-  return db.selectFrom('contacts').selectAll().where('contacts.id', 'in', ids).orderBy(order.sort, order.direction).orderBy('id', order.direction).execute();
+  const ids = pageWindow(filtered(db, accountId, f).select('contacts.id').orderBy(order.sort, order.direction).orderBy('id', order.direction), limit, offset);
+  return db
+    .selectFrom('contacts')
+    .select(CONTACT_COLUMNS)
+    .where('contacts.id', 'in', ids)
+    .orderBy(order.sort, order.direction)
+    .orderBy('id', order.direction)
+    .execute();
 }
 
 /** `forUpdate` locks the row (PostgreSQL) so concurrent writes about one contact run one after the other. */
 export function findContact(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<ContactRow | undefined> {
-  const query = db.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  const query = db.selectFrom('contacts').select(CONTACT_COLUMNS).where('account_id', '=', accountId).where('id', '=', id);
   return (options.forUpdate ? engineOf(db).forUpdate(query) : query).executeTakeFirst();
 }
 
 export function insertContact(db: Executor, row: Insertable<ContactsTable>): Promise<ContactRow> {
-  return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('contacts').values(row).returning(CONTACT_COLUMNS).executeTakeFirstOrThrow();
 }

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
-import { countRows } from '../../lib/sql.ts';
+import { countRows, pageWindow } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
+import { ACTIVITY_COLUMNS } from '../../db/columns.ts';
 import type { DealActivitiesTable } from '../../db/schema.ts';
 
 export type ActivityRow = Selectable<DealActivitiesTable>;
@@ -22,13 +23,13 @@ export function listActivities(
   limit: number,
   offset: number,
 ): Promise<ActivityRow[]> {
-  return ofDeal(db, accountId, dealId).selectAll().orderBy(sort, direction).orderBy('id', direction).limit(limit).offset(offset).execute();
+  return pageWindow(ofDeal(db, accountId, dealId).select(ACTIVITY_COLUMNS).orderBy(sort, direction).orderBy('id', direction), limit, offset).execute();
 }
 
 export function findActivity(db: Executor, accountId: number, dealId: number, id: number): Promise<ActivityRow | undefined> {
-  return ofDeal(db, accountId, dealId).selectAll().where('id', '=', id).executeTakeFirst();
+  return ofDeal(db, accountId, dealId).select(ACTIVITY_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export function insertActivity(db: Executor, values: Insertable<DealActivitiesTable>): Promise<ActivityRow> {
-  return db.insertInto('deal_activities').values(values).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('deal_activities').values(values).returning(ACTIVITY_COLUMNS).executeTakeFirstOrThrow();
 }

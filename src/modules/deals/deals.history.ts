@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import { STATUS_CHANGE_COLUMNS } from '../../db/columns.ts';
 import { iso } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
 import { listPage, type ListResult, type PageRequest } from '../../lib/pagination.ts';
 import { engineOf } from '../../db/engine.ts';
-import { countRows, existsInAccount } from '../../lib/sql.ts';
+import { countRows, existsInAccount, pageWindow } from '../../lib/sql.ts';
 import { Id, ListOf, Nullable, PageQuery, Timestamp } from '../../http/schemas.ts';
 import { DEAL_STATUSES } from './deals.schemas.ts';
 
@@ -56,7 +57,7 @@ export async function listStatusHistory(
   return listPage(
     page,
     () => countRows(db, ofDeal),
-    (limit, offset) => ofDeal.selectAll().orderBy('changed_at', direction).orderBy('id', direction).limit(limit).offset(offset).execute(),
+    (limit, offset) => pageWindow(ofDeal.select(STATUS_CHANGE_COLUMNS).orderBy('changed_at', direction).orderBy('id', direction), limit, offset).execute(),
     (rows) =>
       rows.map((r) => ({
         id: Number(r.id),

@@ -2,14 +2,14 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
-import { everyColumn, prepareAccountRow } from '../../db/prepared.ts';
+import { prepareAccountRow } from '../../db/prepared.ts';
+import { DEAL_COLUMNS } from '../../db/columns.ts';
 import { keptCount } from '../../lib/list-counts.ts';
-import { countRows } from '../../lib/sql.ts';
+import { countRows, pageWindow } from '../../lib/sql.ts';
 import {
   countTitledCreated,
   countTitledText,
   noFilterSet,
-  TITLED_COLUMNS,
   titledPageWithTotal,
   titledFilters,
   titledSortKey,
@@ -85,15 +85,14 @@ export async function listDeals(
 ): Promise<DealRow[]> {
   const plan = await titledTextPlan(db, 'deals', accountId, f, { total, limit, offset });
   // The page's ids first, from the index alone (the offset skips index entries, not rows), then those rows.
-  const ids = filtered(db, accountId, f, plan)
-    .select('deals.id')
-    .orderBy(sortExpression(db, sort), direction)
-    .orderBy('deals.id', direction)
-    .limit(limit)
-    .offset(offset);
+  const ids = pageWindow(
+    filtered(db, accountId, f, plan).select('deals.id').orderBy(sortExpression(db, sort), direction).orderBy('deals.id', direction),
+    limit,
+    offset,
+  );
   return db
     .selectFrom('deals')
-    .selectAll('deals')
+    .select(DEAL_COLUMNS)
     .where('deals.id', 'in', ids)
     .orderBy(sortExpression(db, sort), direction)
     .orderBy('deals.id', direction)
@@ -119,43 +118,27 @@ export async function countSearch(db: Executor, accountId: number, s: DealSearch
 }
 
 export function searchDeals(db: Executor, accountId: number, s: DealSearch, limit: number, offset: number): Promise<DealRow[]> {
-  const ids = searched(db, accountId, s).select('deals.id').orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').limit(limit).offset(offset);
-  return db.selectFrom('deals').selectAll('deals').where('deals.id', 'in', ids).orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').execute();
+  const ids = pageWindow(searched(db, accountId, s).select('deals.id').orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc'), limit, offset);
+  return db.selectFrom('deals').select(DEAL_COLUMNS).where('deals.id', 'in', ids).orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').execute();
 }
 
 /** `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */
-/** Every column of deals, listed (a prepared statement never selects `*`: docs/design.md#prepared-queries). */
-const DEAL_COLUMNS = everyColumn<DealsTable>()([
-  ...TITLED_COLUMNS,
-  'status',
-  'value_cents',
-  'currency',
-  'payment_customer_id',
-  'next_followup_at',
-  'lost_reason_code',
-  'lost_reason_label',
-  'closed_at',
-  'closed_by_user_id',
-  'last_activity_at',
-  'created_at',
-  'updated_at',
-]);
 
 const dealById = prepareAccountRow('deals', DEAL_COLUMNS, 'id');
 
 export async function findDeal(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
   if (!options.forUpdate) return (await dealById.rows(db, accountId, id))[0];
   return engineOf(db)
-    .forUpdate(db.selectFrom('deals').selectAll().where('account_id', '=', accountId).where('id', '=', id))
+    .forUpdate(db.selectFrom('deals').select(DEAL_COLUMNS).where('account_id', '=', accountId).where('id', '=', id))
     .executeTakeFirst();
 }
 
 export async function insertDeal(db: Executor, values: Insertable<DealsTable>): Promise<DealRow> {
-  return db.insertInto('deals').values(values).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('deals').values(values).returning(DEAL_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function updateDeal(db: Executor, accountId: number, id: number, values: Updateable<DealsTable>): Promise<DealRow> {
-  return db.updateTable('deals').set(values).where('account_id', '=', accountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db.updateTable('deals').set(values).where('account_id', '=', accountId).where('id', '=', id).returning(DEAL_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function insertStatusHistory(

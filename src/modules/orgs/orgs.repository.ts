@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/database.ts';
 import type { OrgsTable } from '../../db/schema.ts';
+import { ORG_COLUMNS } from '../../db/columns.ts';
 import { keptCount } from '../../lib/list-counts.ts';
-import { countRows } from '../../lib/sql.ts';
+import { countRows, pageWindow } from '../../lib/sql.ts';
 import { matchesText } from '../../lib/text-search.ts';
 import { sql, type Selectable } from 'kysely';
 
@@ -25,12 +26,12 @@ export async function countOrgs(db: Executor, accountId: number, f: OrgFilter): 
 }
 
 export function listOrgs(db: Executor, accountId: number, f: OrgFilter, limit: number, offset: number): Promise<OrgRow[]> {
-  const ids = filtered(db, accountId, f).select('orgs.id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
-  return db.selectFrom('orgs').selectAll().where('orgs.id', 'in', ids).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const ids = pageWindow(filtered(db, accountId, f).select('orgs.id').orderBy('created_at', 'desc').orderBy('id', 'desc'), limit, offset);
+  return db.selectFrom('orgs').select(ORG_COLUMNS).where('orgs.id', 'in', ids).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
 export function findOrg(db: Executor, accountId: number, id: number): Promise<OrgRow | undefined> {
-  return db.selectFrom('orgs').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('orgs').select(ORG_COLUMNS).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
 export function externalIdsOf(db: Executor, accountId: number, orgIds: number[]) {
@@ -99,7 +100,7 @@ export function insertOrg(
   db: Executor,
   row: { account_id: number; name: string; name_lc: string; domain: string | null; created_at: number; updated_at: number },
 ) {
-  return db.insertInto('orgs').values(row).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('orgs').values(row).returning(ORG_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function touchOrg(db: Executor, accountId: number, id: number, now: number): Promise<void> {

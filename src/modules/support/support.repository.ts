@@ -1,15 +1,14 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { everyColumn } from '../../db/prepared.ts';
+import { CONTACT_COLUMNS, LOG_COLUMNS, TICKET_COLUMNS } from '../../db/columns.ts';
 import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
 import { keptCount } from '../../lib/list-counts.ts';
-import { countRows } from '../../lib/sql.ts';
+import { countRows, pageWindow } from '../../lib/sql.ts';
 import {
   countTitledCreated,
   countTitledText,
   noFilterSet,
-  TITLED_COLUMNS,
   titledPageWithTotal,
   titledFilters,
   titledSortKey,
@@ -49,20 +48,6 @@ export async function countTickets(db: Executor, accountId: number, f: TicketFil
 
 const sortKey = (db: Executor, sort: string) => titledSortKey(db, 'tickets', sort);
 
-/** Every column of tickets, listed (a prepared statement never selects `*`: docs/design.md#prepared-queries). */
-const TICKET_COLUMNS = everyColumn<TicketsTable>()([
-  ...TITLED_COLUMNS,
-  'details',
-  'status',
-  'channel',
-  'external_reference',
-  'metadata',
-  'source_app',
-  'created_at',
-  'updated_at',
-  'closed_at',
-]);
-
 /** The whole list or one status: the page and its kept total in one statement (`titledPageWithTotal`); null for any other filter. */
 export function listTicketsWithTotal(
   db: Executor,
@@ -92,26 +77,30 @@ export async function listTickets(
   // The page's ids first, from the index alone, then those rows (deep pages skip index entries, not rows).
   let ids = filtered(db, accountId, f, plan).select('tickets.id').orderBy(sortKey(db, sort), dir);
   if (sort !== 'id') ids = ids.orderBy('tickets.id', dir);
-  let rows = db.selectFrom('tickets').selectAll().where('tickets.id', 'in', ids.limit(limit).offset(offset)).orderBy(sortKey(db, sort), dir);
+  let rows = db
+    .selectFrom('tickets')
+    .select(TICKET_COLUMNS)
+    .where('tickets.id', 'in', pageWindow(ids, limit, offset))
+    .orderBy(sortKey(db, sort), dir);
   if (sort !== 'id') rows = rows.orderBy('tickets.id', dir);
   return rows.execute();
 }
 
 export function findTicket(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<TicketRow | undefined> {
-  const query = db.selectFrom('tickets').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  const query = db.selectFrom('tickets').select(TICKET_COLUMNS).where('account_id', '=', accountId).where('id', '=', id);
   return (options.forUpdate ? engineOf(db).forUpdate(query) : query).executeTakeFirst();
 }
 
 export function insertTicket(db: Executor, row: Insertable<TicketsTable>): Promise<TicketRow> {
-  return db.insertInto('tickets').values(row).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('tickets').values(row).returning(TICKET_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export function updateTicket(db: Executor, accountId: number, id: number, changes: Updateable<TicketsTable>): Promise<TicketRow> {
-  return db.updateTable('tickets').set(changes).where('account_id', '=', accountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db.updateTable('tickets').set(changes).where('account_id', '=', accountId).where('id', '=', id).returning(TICKET_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export function insertLog(db: Executor, row: Insertable<SupportLogsTable>): Promise<LogRow> {
-  return db.insertInto('support_logs').values(row).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('support_logs').values(row).returning(LOG_COLUMNS).executeTakeFirstOrThrow();
 }
 
 /** The log entries of one ticket of the account. */
@@ -124,17 +113,17 @@ export function countLogs(db: Executor, accountId: number, ticketId: number): Pr
 }
 
 export function listLogs(db: Executor, accountId: number, ticketId: number, sort: string, dir: Direction, limit: number, offset: number): Promise<LogRow[]> {
-  let query = ofTicket(db, accountId, ticketId).selectAll().orderBy(sql.ref(sort), dir);
+  let query = ofTicket(db, accountId, ticketId).select(LOG_COLUMNS).orderBy(sql.ref(sort), dir);
   if (sort !== 'id') query = query.orderBy('id', dir);
-  return query.limit(limit).offset(offset).execute();
+  return pageWindow(query, limit, offset).execute();
 }
 
 export function findLog(db: Executor, accountId: number, ticketId: number, id: number): Promise<LogRow | undefined> {
-  return ofTicket(db, accountId, ticketId).selectAll().where('id', '=', id).executeTakeFirst();
+  return ofTicket(db, accountId, ticketId).select(LOG_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export function findContact(db: Executor, accountId: number, id: number): Promise<ContactRow | undefined> {
-  return db.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('contacts').select(CONTACT_COLUMNS).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
 /** What decides whether a team user may own tickets. */
@@ -150,7 +139,7 @@ export function findOwnerCandidate(
 export function findContactByEmail(db: Executor, accountId: number, orgId: number, emailLc: string): Promise<ContactRow | undefined> {
   return db
     .selectFrom('contacts')
-    .selectAll()
+    .select(CONTACT_COLUMNS)
     .where('account_id', '=', accountId)
     .where('org_id', '=', orgId)
     .where('email_lc', '=', emailLc)
@@ -160,5 +149,5 @@ export function findContactByEmail(db: Executor, accountId: number, orgId: numbe
 }
 
 export function insertContact(db: Executor, row: Insertable<ContactsTable>): Promise<ContactRow> {
-  return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('contacts').values(row).returning(CONTACT_COLUMNS).executeTakeFirstOrThrow();
 }

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { countRows } from '../../lib/sql.ts';
+import { countRows, pageWindow } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
@@ -35,13 +35,14 @@ export async function countUsers(db: Executor, accountId: number, f: UserFilter)
 }
 
 export function listUsers(db: Executor, accountId: number, f: UserFilter, order: UserOrder, limit: number, offset: number): Promise<PublicUserRow[]> {
-  return filtered(db, accountId, f)
-    .select([...PUBLIC_COLUMNS])
-    .orderBy(order.sort, order.direction)
-    .orderBy('id', order.direction)
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return pageWindow(
+    filtered(db, accountId, f)
+      .select([...PUBLIC_COLUMNS])
+      .orderBy(order.sort, order.direction)
+      .orderBy('id', order.direction),
+    limit,
+    offset,
+  ).execute();
 }
 
 export function findUser(db: Executor, accountId: number, id: number): Promise<PublicUserRow | undefined> {

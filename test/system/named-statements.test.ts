@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { NAMED_AFTER } from '../../src/db/pg-statement-names.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
+import { listDeals } from '../../src/modules/deals/deals.service.ts';
+import { listOrgs } from '../../src/modules/orgs/orgs.service.ts';
+import { seedAccount } from '../../src/seed/seed.ts';
+import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
+
+// PostgreSQL runs SQL texts that come again and again as named statements, planned once per
+// connection when the server finds that one plan serves every value (src/db/pg-statement-names.ts,
+// docs/design.md#named-statements-on-postgresql). What the server did is read from
+// pg_prepared_statements of the one connection the handle has.
+
+interface Prepared {
+  name: string;
+  statement: string;
+  generic_plans: string;
+  custom_plans: string;
+}
+
+describe('named statements on PostgreSQL', { skip: !engines().includes('postgres') }, () => {
+  let t: TestDatabase;
+  let one: DatabaseHandle;
+  let accountId: number;
+  const prepared = async () => (await sql<Prepared>`select name, statement, generic_plans, custom_plans from pg_prepared_statements`.execute(one.db)).rows;
+
+  before(async () => {
+    t = await createTestDatabase('postgres');
+    one = openDatabase(t.url, { poolSize: 1 });
+    const { account } = await createAccount({ db: t.handle.db, clock: systemClock }, { name: 'Named' });
+    accountId = account.id;
+    await seedAccount(t.handle, systemClock, { accountId, deals: 400, seed: 9 });
+  });
+  after(async () => {
+    await one?.close();
+    await t?.drop();
+  });
+
+  test("an org's deals: the count and the first page are named and planned once, and answer as a plain read", async () => {
+    const org = await one.db
+      .selectFrom('deals')
+      .select((eb) => ['org_id', eb.fn.countAll<number>().as('n')])
+      .where('account_id', '=', accountId)
+      .groupBy('org_id')
+      .orderBy('n', 'desc')
+      .executeTakeFirstOrThrow();
+    const ids = (
+      await one.db
+        .selectFrom('deals')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('org_id', '=', org.org_id)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+    ).map((d) => Number(d.id));
+    assert.ok(ids.length > 10, `the seed gave the org ${ids.length} deals`);
+    for (let i = 0; i < 10; i++) {
+      const page = await listDeals(one.db, accountId, { org_id: Number(org.org_id) }, { page: 1, per_page: 10 });
+      assert.equal(page.pagination.total, ids.length);
+      assert.deepEqual(
+        page.data.map((d) => d.id),
+        ids.slice(0, 10),
+      );
+    }
+    const second = await listDeals(one.db, accountId, { org_id: Number(org.org_id) }, { page: 2, per_page: 10 });
+    assert.deepEqual(
+      second.data.map((d) => d.id),
+      ids.slice(10, 20),
+    );
+    const rows = await prepared();
+    const count = rows.filter((r) => /count\(\*\)/.test(r.statement) && r.statement.includes('"deals"."org_id" = $2'));
+    const page = rows.filter((r) => r.statement.includes('"deals"."org_id" = $2') && /\blimit 10\b/.test(r.statement) && !/\boffset\b/.test(r.statement));
+    assert.equal(count.length, 1, JSON.stringify(rows.map((r) => r.statement)));
+    assert.equal(page.length, 1, JSON.stringify(rows.map((r) => r.statement)));
+    // Five custom plans, then the generic one kept: ten runs named after NAMED_AFTER leave at least two.
+    for (const r of [...count, ...page]) assert.ok(Number(r.generic_plans) >= 2, JSON.stringify(r));
+    // The page's whole rows are read by listed columns, never `*`.
+    assert.doesNotMatch(page[0].statement, /\*\s+from/);
+  });
+
+  test('a search term, a whole-row read and a range stay unnamed', async () => {
+    for (let i = 0; i < NAMED_AFTER + 3; i++) {
+      await listDeals(one.db, accountId, { q: 'pilot' }, { page: 1, per_page: 10 });
+      await listOrgs(one.db, accountId, { q: 'ac' }, { page: 1, per_page: 10 });
+      await sql`select * from "deals" where "account_id" = ${accountId} and "id" = ${1}`.execute(one.db);
+      await sql`select count(*) from "deals" where "account_id" = ${accountId} and "created_at" >= ${0}`.execute(one.db);
+    }
+    const rows = await prepared();
+    assert.deepEqual(
+      rows.filter((r) => /\blike\b/i.test(r.statement) || /select \*/.test(r.statement) || /"created_at" >= \$2/.test(r.statement)),
+      [],
+    );
+  });
+
+  test('a named read of listed columns goes on working after a migration adds a column', async () => {
+    await sql`create table named_probe (id bigint primary key, account_id bigint not null, v text)`.execute(one.db);
+    try {
+      await sql`insert into named_probe (id, account_id, v) values (1, 7, 'a'), (2, 7, 'b')`.execute(one.db);
+      const read = async () =>
+        (await sql<{ id: number; v: string }>`select "id", "v" from "named_probe" where "account_id" = ${7} order by "id"`.execute(one.db)).rows;
+      for (let i = 0; i < NAMED_AFTER + 1; i++)
+        assert.deepEqual(await read(), [
+          { id: 1, v: 'a' },
+          { id: 2, v: 'b' },
+        ]);
+      assert.equal((await prepared()).filter((r) => r.statement.includes('"named_probe"')).length, 1);
+      await sql`alter table named_probe add column w text default 'x'`.execute(one.db);
+      assert.deepEqual(await read(), [
+        { id: 1, v: 'a' },
+        { id: 2, v: 'b' },
+      ]);
+    } finally {
+      await sql`drop table named_probe`.execute(one.db);
+    }
+  });
+});
