@@ -93,13 +93,18 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
       baseline: summary(baseline),
       // Throughput of the real API as a fraction of the bare framework's on the same core.
       ratio,
-      // p99 over the baseline's: the goal asks under 2.
-      p99_ratio: Math.round((app.p99_ms / baseline.p99_ms) * 100) / 100,
+      // p99 over the baseline's: the goal asks under 2. autocannon keeps latencies in whole
+      // milliseconds, so a baseline p99 under 1 ms reads 0: the ratio is then taken against 1 ms,
+      // a lower bound of the true one (p99_ratio_at_least).
+      p99_ratio: Math.round((app.p99_ms / Math.max(baseline.p99_ms, 1)) * 100) / 100,
+      p99_ratio_at_least: baseline.p99_ms < 1,
       goals: GOALS,
     };
     if (ratio < GOALS.ratio) log(`GOAL MISSED: ${engine} list ratio ${ratio} (goal ${GOALS.ratio})`);
     if (figures.p99_ratio >= GOALS.p99_ratio)
-      log(`GOAL MISSED: ${engine} p99 ${app.p99_ms} ms, ${figures.p99_ratio}× the baseline's (goal under ${GOALS.p99_ratio}×)`);
+      log(
+        `GOAL MISSED: ${engine} p99 ${app.p99_ms} ms, ${figures.p99_ratio_at_least ? 'at least ' : ''}${figures.p99_ratio}× the baseline's (goal under ${GOALS.p99_ratio}×)`,
+      );
     process.stdout.write(JSON.stringify(figures) + '\n');
   } finally {
     await scratch.drop();
