@@ -6,24 +6,32 @@ import pg from 'pg';
  *
  * node-postgres sends a query without a name as an unnamed statement: the server parses and plans
  * it on every execution, and for the short reads of this API (an existence check, a count of an
- * org's deals, a page of 25 rows joined by primary key) planning costs more than running: in the
- * activity feed 0.56–1.23 ms of planning against 0.28 ms of execution at a million deals. Given a
- * name, the statement is parsed once per connection, and after five executions the server keeps
- * one plan for it (its generic plan) whenever that plan is estimated to cost no more than planning
- * each execution again; otherwise it goes on planning each one as before.
+ * org's deals, a page of 25 rows joined by primary key) planning costs more than running: the
+ * activity feed's support entries took 0.56–1.23 ms to plan and 0.28 ms to run at a million deals.
+ * Given a name, the statement is parsed once per connection, and after five executions the server
+ * keeps one plan for it (its generic plan) whenever that plan is estimated to cost no more than
+ * planning each execution again; otherwise it goes on planning each one as before.
  *
  * A text is named once it has run `NAMED_AFTER` times (one-off statements, such as a bulk load's,
  * stay unnamed), and at most `MAX_NAMED` texts are named per process, because every pooled
- * connection keeps each statement it ran for its lifetime. Only texts whose plan does not hinge on
- * the values are named:
- * - no `LIKE` (a search term's plan depends on the term: a common one walks a sort index, a rare
- *   one the trigram index, a one-letter one scans);
- * - no `<`, `>`, `<=`, `>=` or `between` next to a parameter (a date range of a day and one of a
- *   year want different plans; a plan made for neither would be wrong for one);
+ * connection keeps each statement it ran for its lifetime (about 20–100 kB of server memory each).
+ * Only texts whose plan does not hinge on the values are named:
+ * - no pattern match (`like`, `ilike`, `similar to`, `~`): a search term's plan depends on the
+ *   term (a common one walks a sort index, a rare one the trigram index, a one-letter one scans);
+ * - no range (`<`, `>`, `<=`, `>=`, `between`): a day and a year want different plans, and a plan
+ *   made for neither would be wrong for one;
+ * - no `offset`: a page deep in a list has its own plan (a first page has its size written in and
+ *   no offset, lib/sql.ts pageWindow);
  * - no `*` in a select list or `returning` (a statement's result may not change shape while it is
- *   prepared: a column added by a migration would make the server refuse it until the process
- *   restarts, where a listed column keeps working);
+ *   prepared: a column added by a migration would make the server refuse it);
+ * - an `in (…)` list of parameters holds 1, 4, 8, 16… of them (lib/sql.ts inList pads a list to
+ *   those lengths), so a list's varying length makes a few texts, not one per length;
  * - one data statement (`select`, `insert`, `update`, `delete`, `with`), no `;`.
+ *
+ * A named statement the server refuses as stale (a migration changed a listed column's type:
+ * "cached plan must not change result type"; or the statement is gone) runs unnamed from then on
+ * on that connection, and the refused execution is run again unnamed when it was outside a
+ * transaction (nothing of it ran); inside one, the transaction fails as it would on any error.
  */
 export const NAMED_AFTER = 3;
 export const MAX_NAMED = 500;
@@ -31,14 +39,24 @@ export const MAX_NAMED = 500;
 const MAX_COUNTED = 5_000;
 
 const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
-/** `like`, `between`, or `<`, `>`, `<=`, `>=` on either side of a parameter (`<>` is an equality test's negation: it may be named). */
-const VALUE_DEPENDENT_PLAN = /\blike\b|\bbetween\b|(?<![<>!])[<>](?!>)=?\s*\$\d|\$\d+(::[\w ]+)?\s*(<(?!>)|>)/i;
-/** `"t".*`, or a bare `*` after `select`, `distinct`, `returning` or a comma of a select list (not `count(*)`, not `a * b`). */
-const STAR_RESULT = /"[^"]*"\.\*|\b(select|distinct|returning)\s+\*|,\s*\*(?=\s|,|$)/i;
+/**
+ * A pattern match, a range or an offset. `<` and `>` count unless part of `<>` (a negated
+ * equality), `->`, `->>`, `@>`, `<@` or `=>`.
+ */
+const VALUE_DEPENDENT_PLAN = /\b(i?like|similar\s+to|between|offset)\b|~|(?<![<>@=-])[<>](?![<>@])/i;
+/** `t.*` or `"t".*`, or a bare `*` after `select`, `distinct`, `returning` or a comma of a select list (not `count(*)`, not `a * b`). */
+const STAR_RESULT = /("[^"]*"|\b\w+)\.\*|\b(select|distinct|returning)\s+\*|,\s*\*(?=\s|,|$)/i;
+/** An `in (…)` list of parameters. */
+const PARAMETER_LIST = /\bin\s*\((\s*\$\d+\s*(?:,\s*\$\d+\s*)*)\)/gi;
+
+/** A list length `inList` pads to: 1, or a power of two from 4. */
+const paddedLength = (n: number) => n === 1 || (n >= 4 && (n & (n - 1)) === 0);
 
 /** Whether a text may be named: the plan kept for it is fit for every value (see above). */
 export function nameable(text: string): boolean {
-  return DATA_STATEMENT.test(text) && !text.includes(';') && !VALUE_DEPENDENT_PLAN.test(text) && !STAR_RESULT.test(text);
+  if (!DATA_STATEMENT.test(text) || text.includes(';') || VALUE_DEPENDENT_PLAN.test(text) || STAR_RESULT.test(text)) return false;
+  for (const list of text.matchAll(PARAMETER_LIST)) if (!paddedLength(list[1].split(',').length)) return false;
+  return true;
 }
 
 /** The names this process gives to SQL texts: the same text has the same name on every connection. */
@@ -75,6 +93,11 @@ export class StatementNames {
   }
 }
 
+/** A named statement the server no longer runs: its result changed shape, or it is gone. */
+function stale(err: { code?: string; message?: string } | undefined): boolean {
+  return (err?.code === '0A000' && /cached plan must not change result type/.test(err.message ?? '')) || err?.code === '26000';
+}
+
 /**
  * A node-postgres client class for a pool (`new pg.Pool({ Client })`) that runs the texts `names`
  * names as named statements. Only `query(text, values)` calls with a promise (Kysely's) are
@@ -82,12 +105,24 @@ export class StatementNames {
  */
 export function namingClient(names: StatementNames): typeof pg.Client {
   const query = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+  /** Per connection: names the server refused as stale, whose texts run unnamed there from then on. */
+  const refused = new WeakMap<pg.Client, Set<string>>();
   class NamingClient extends pg.Client {}
   NamingClient.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [text, values, callback] = args;
     if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
       const name = names.nameFor(text);
-      if (name) return query.call(this, { name, text, values });
+      if (name && !refused.get(this)?.has(name)) {
+        return (query.call(this, { name, text, values }) as Promise<unknown>).catch((err: { code?: string; message?: string }) => {
+          if (!stale(err)) throw err;
+          const set = refused.get(this) ?? new Set<string>();
+          refused.set(this, set.add(name));
+          // The status the server gave before this statement (its error reaches us before the next
+          // one): 'I', outside a transaction, so the refused execution ran nothing and may run again.
+          if ((this as unknown as { _txStatus?: string })._txStatus !== 'I') throw err;
+          return query.call(this, text, values);
+        });
+      }
     }
     return query.apply(this, args);
   } as pg.Client['query'];

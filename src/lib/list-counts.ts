@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.ts';
 import { prepareQuery } from '../db/prepared.ts';
+import { inList } from './sql.ts';
 import type { ListCountsTable } from '../db/schema.ts';
 
 /**
@@ -15,7 +16,7 @@ export async function keptCount(db: Executor, accountId: number, list: ListCount
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
     .where('account_id', '=', accountId)
     .where('list', '=', list)
-    .where('bucket', 'in', buckets)
+    .where('bucket', 'in', inList(buckets))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -47,6 +47,21 @@ export function pageWindow<DB, TB extends keyof DB, O>(query: SelectQueryBuilder
   return offset === 0 && FIRST_PAGE_SIZES.has(limit) ? query.limit(sql.lit(limit)) : query.limit(limit).offset(offset);
 }
 
+/**
+ * `values` for an `in (…)` list, padded by repeating the last one to 1, 4, 8, 16… values: a list
+ * whose length changes from one request to the next (the ids of a page, its orgs) is then one of a
+ * few SQL texts, not one per length, so PostgreSQL keeps few named statements for it
+ * (db/pg-statement-names.ts names only such lists). A repeated value matches nothing more.
+ */
+export function inList<T>(values: readonly T[]): T[] {
+  if (values.length <= 1) return [...values];
+  let size = 4;
+  while (size < values.length) size *= 2;
+  const padded = [...values];
+  while (padded.length < size) padded.push(values[values.length - 1]);
+  return padded;
+}
+
 /** One page of a list kept newest first (`created_at` desc, then `id` desc, as every such list of the API). */
 export function newestFirstPage<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,

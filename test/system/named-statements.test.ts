@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { openDatabase, type DatabaseHandle, type Executor } from '../../src/db/database.ts';
 import { NAMED_AFTER } from '../../src/db/pg-statement-names.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
@@ -81,6 +81,11 @@ describe('named statements on PostgreSQL', { skip: !engines().includes('postgres
     for (const r of [...count, ...page]) assert.ok(Number(r.generic_plans) >= 2, JSON.stringify(r));
     // The page's whole rows are read by listed columns, never `*`.
     assert.doesNotMatch(page[0].statement, /\*\s+from/);
+    // A page further in binds its offset and keeps a plan per execution: never named.
+    assert.deepEqual(
+      rows.filter((r) => /\boffset\b/i.test(r.statement)),
+      [],
+    );
   });
 
   test('a search term, a whole-row read and a range stay unnamed', async () => {
@@ -95,6 +100,54 @@ describe('named statements on PostgreSQL', { skip: !engines().includes('postgres
       rows.filter((r) => /\blike\b/i.test(r.statement) || /select \*/.test(r.statement) || /"created_at" >= \$2/.test(r.statement)),
       [],
     );
+  });
+
+  test('a named read whose column changes type runs again unnamed; inside a transaction it fails once, then runs unnamed', async () => {
+    await sql`create table named_stale (id bigint primary key, account_id bigint not null, v int)`.execute(one.db);
+    try {
+      await sql`insert into named_stale (id, account_id, v) values (1, 7, 10), (2, 7, 20)`.execute(one.db);
+      const outside = async () =>
+        (await sql<{ id: number; v: unknown }>`select "id", "v" from "named_stale" where "account_id" = ${7} order by "id"`.execute(one.db)).rows;
+      // Another text, for the transaction's case.
+      const inside = (db: Executor) =>
+        sql<{ id: number; v: unknown }>`select "id", "v" from "named_stale" where "account_id" = ${7} and "id" <> ${0} order by "id"`.execute(db);
+      for (let i = 0; i < NAMED_AFTER + 1; i++) {
+        assert.deepEqual(await outside(), [
+          { id: 1, v: 10 },
+          { id: 2, v: 20 },
+        ]);
+        assert.deepEqual((await inside(one.db)).rows, [
+          { id: 1, v: 10 },
+          { id: 2, v: 20 },
+        ]);
+      }
+      assert.equal((await prepared()).filter((r) => r.statement.includes('"named_stale"')).length, 2);
+      // The server now refuses both named statements ("cached plan must not change result type").
+      await sql`alter table named_stale alter column v type text`.execute(one.db);
+      // Outside a transaction the read runs again, unnamed, with the new type.
+      assert.deepEqual(await outside(), [
+        { id: 1, v: '10' },
+        { id: 2, v: '20' },
+      ]);
+      // Inside one, the refusal fails the transaction (it is aborted), as any error would.
+      await assert.rejects(
+        one.db.transaction().execute(async (trx) => inside(trx)),
+        /cached plan must not change result type/,
+      );
+      // From then on the text runs unnamed on this connection, in a transaction or not.
+      await one.db.transaction().execute(async (trx) =>
+        assert.deepEqual((await inside(trx)).rows, [
+          { id: 1, v: '10' },
+          { id: 2, v: '20' },
+        ]),
+      );
+      assert.deepEqual((await inside(one.db)).rows, [
+        { id: 1, v: '10' },
+        { id: 2, v: '20' },
+      ]);
+    } finally {
+      await sql`drop table named_stale`.execute(one.db);
+    }
   });
 
   test('a named read of listed columns goes on working after a migration adds a column', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { NAMED_AFTER, nameable, StatementNames } from '../../src/db/pg-statement-names.ts';
+import { inList } from '../../src/lib/sql.ts';
 
 // Which SQL texts run as named statements on PostgreSQL (src/db/pg-statement-names.ts); the system
 // test (test/system/named-statements.test.ts) checks what the server then does with them.
@@ -11,12 +12,16 @@ describe('SQL texts that may be named', () => {
       'select "id" from "orgs" where "account_id" = $1 and "id" = $2',
       'select count(*) as "n" from "deals" where "deals"."account_id" = $1 and "deals"."org_id" = $2',
       'select "id", "title" from "deals" where "deals"."id" in (select "deals"."id" from "deals" where "account_id" = $1 order by "created_at" desc limit 25)',
-      'select "e"."id", "o"."name" as "org_name" from "support_logs" as "e" inner join "orgs" as "o" on "o"."id" = "e"."org_id" where "e"."id" in ($1, $2)',
+      'select "e"."id", "o"."name" as "org_name" from "support_logs" as "e" inner join "orgs" as "o" on "o"."id" = "e"."org_id" where "e"."id" in ($1, $2, $3, $4)',
       'insert into "deal_activities" ("account_id", "message") values ($1, $2) returning "id", "message"',
       'update "deals" set "status" = $1 where "account_id" = $2 and "id" = $3 returning "id"',
       'delete from "console_sessions" where "id" = $1',
       'with x as (select "id" from "deals" where "account_id" = $1) select count(*) from x',
       '  SELECT "id" FROM "users" WHERE "status" <> $1',
+      'select "id" from "deals" where "metadata"->>\'k\' = $1 and "tags" @> $2',
+      'select "id" from "orgs" where "account_id" = $1 and "id" in ($2)',
+      'select "id" from "orgs" where "account_id" = $1 and "id" in ($2, $3, $4, $5)',
+      'select "id" from "orgs" where "id" in ($1, $2, $3, $4, $5, $6, $7, $8) and "account_id" = $9',
     ]) {
       assert.equal(nameable(text), true, text);
     }
@@ -34,10 +39,23 @@ describe('SQL texts that may be named', () => {
       'select count(*) from "deals" where "account_id" = $1 and $2::bigint > "created_at"',
       'select count(*) from "deals" where "created_at" between $1 and $2',
       'select count(*) from "deals" where "created_at" >$1',
+      'select count(*) from "deals" where "created_at" >= cast($1 as bigint)',
+      'select count(*) from "deals" where "created_at" > ($1)',
+      'select count(*) from "deals" where $1 + 5 > "created_at"',
+      'select "id" from "orgs" where "name_lc" ilike $1',
+      'select "id" from "orgs" where "name_lc" similar to $1',
+      'select "id" from "orgs" where "name_lc" ~ $1',
+      // A deep page has its own plan.
+      'select "id" from "deals" where "account_id" = $1 order by "id" limit $2 offset $3',
+      // A list whose length changes would make a text per length: only padded lengths (inList).
+      'select "id" from "orgs" where "id" in ($1, $2)',
+      'select "id" from "orgs" where "id" in ($1, $2, $3)',
+      'select "id" from "orgs" where "id" in ($1, $2, $3, $4, $5)',
       // A whole-row result: a column added by a migration would make the server refuse it.
       'select * from "orgs" where "account_id" = $1',
       'select "deals".* from "deals" where "id" = $1',
       'select "d".*, "e"."public_id" from "webhook_deliveries" as "d" where "d"."id" = $1',
+      'select claimed.*, stats.n from stats left join claimed on true where stats.n = $1',
       'insert into "orgs" ("name") values ($1) returning *',
       // Not one data statement.
       'begin',
@@ -89,5 +107,26 @@ describe('StatementNames', () => {
       [true, true, true, false, false],
     );
     assert.equal(names.size, 3);
+  });
+});
+
+describe('inList', () => {
+  test('pads a list to 1, 4, 8, 16… values with its last one, keeping its values and their order', () => {
+    assert.deepEqual(inList([]), []);
+    assert.deepEqual(inList([7]), [7]);
+    assert.deepEqual(inList([7, 8]), [7, 8, 8, 8]);
+    assert.deepEqual(inList([1, 2, 3, 4]), [1, 2, 3, 4]);
+    assert.deepEqual(inList([1, 2, 3, 4, 5]), [1, 2, 3, 4, 5, 5, 5, 5]);
+    for (let n = 1; n <= 130; n++) {
+      const values = Array.from({ length: n }, (_, i) => i);
+      const padded = inList(values);
+      assert.deepEqual(padded.slice(0, n), values);
+      assert.ok(padded.length === 1 || (padded.length >= 4 && (padded.length & (padded.length - 1)) === 0), `${n} → ${padded.length}`);
+      assert.ok(padded.length < 2 * n || padded.length === 4, `${n} → ${padded.length}`);
+      assert.deepEqual(new Set(padded), new Set(values));
+      // A padded list is one PostgreSQL may name.
+      const text = `select "id" from "orgs" where "id" in (${padded.map((_, i) => `$${i + 1}`).join(', ')})`;
+      assert.equal(nameable(text), true, text);
+    }
   });
 });

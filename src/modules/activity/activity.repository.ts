@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { inList } from '../../lib/sql.ts';
 import type { DealActivitiesTable, SupportLogsTable } from '../../db/schema.ts';
 import type { ActivitySource } from './activity.schemas.ts';
 
@@ -115,6 +116,6 @@ export function feedRows<S extends ActivitySource>(db: Executor, source: S, acco
       'c.email as contact_email',
     ])
     .where('e.account_id', '=', accountId)
-    .where('e.id', 'in', ids)
+    .where('e.id', 'in', inList(ids))
     .execute() as Promise<FeedRows[S][]>;
 }

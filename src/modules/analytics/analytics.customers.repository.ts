@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { inList } from '../../lib/sql.ts';
 import { segments, type Period } from './analytics.period.ts';
 import { rows, within } from './analytics.sql.ts';
 
@@ -94,5 +95,5 @@ export function openSupportAndDeals(db: Executor, accountId: number, limit: numb
 
 export function orgNames(db: Executor, accountId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('orgs').select(['id', 'name']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  return db.selectFrom('orgs').select(['id', 'name']).where('account_id', '=', accountId).where('id', 'in', inList(ids)).execute();
 }

@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql } from 'kysely';
-import { countRows } from '../../lib/sql.ts';
+import { countRows, pageWindow } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import type { ApiKeysTable } from '../../db/schema.ts';
 
@@ -120,13 +120,14 @@ export function countAccountKeys(db: Executor, accountId: number, includeRevoked
 
 /** Newest first. */
 export function listAccountKeys(db: Executor, accountId: number, includeRevoked: boolean, limit: number, offset: number) {
-  return accountKeys(db, accountId, includeRevoked)
-    .select([...KEY_COLUMNS])
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return pageWindow(
+    accountKeys(db, accountId, includeRevoked)
+      .select([...KEY_COLUMNS])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc'),
+    limit,
+    offset,
+  ).execute();
 }
 
 export function findAccountKey(db: Executor, accountId: number, id: number) {

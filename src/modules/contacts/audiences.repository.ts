@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database.ts';
-import { countRows, newestFirstPage } from '../../lib/sql.ts';
+import { countRows, newestFirstPage, pageWindow } from '../../lib/sql.ts';
 
 export interface AudienceRow {
   id: number;
@@ -39,18 +39,19 @@ export function countMemberships(db: Executor, accountId: number, contactId: num
 
 /** The contact's audiences, newest audience first (the list convention). */
 export function membershipsOf(db: Executor, accountId: number, contactId: number, limit: number, offset: number): Promise<AudienceRow[]> {
-  return db
-    .selectFrom('contact_audiences as ca')
-    .innerJoin('marketing_audiences as a', 'a.id', 'ca.audience_id')
-    .select(['a.id', 'a.name'])
-    .where('ca.account_id', '=', accountId)
-    .where('a.account_id', '=', accountId)
-    .where('ca.contact_id', '=', contactId)
-    .orderBy('a.created_at', 'desc')
-    .orderBy('a.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return pageWindow(
+    db
+      .selectFrom('contact_audiences as ca')
+      .innerJoin('marketing_audiences as a', 'a.id', 'ca.audience_id')
+      .select(['a.id', 'a.name'])
+      .where('ca.account_id', '=', accountId)
+      .where('a.account_id', '=', accountId)
+      .where('ca.contact_id', '=', contactId)
+      .orderBy('a.created_at', 'desc')
+      .orderBy('a.id', 'desc'),
+    limit,
+    offset,
+  ).execute();
 }
 
 export async function memberAudienceIds(db: Executor, accountId: number, contactId: number): Promise<Set<number>> {

@@ -83,14 +83,15 @@ export async function listLostReasons(db: Executor, accountId: number, page: Pag
     page,
     () => countRows(db, db.selectFrom(grouped.select(['lost_reason_code', 'lost_reason_label']).as('g'))),
     (limit, offset) =>
-      grouped
-        .select((eb) => ['lost_reason_code', 'lost_reason_label', eb.fn.countAll<number>().as('n'), eb.fn.max('closed_at').as('last')])
-        .orderBy('last', 'desc')
-        .orderBy(engineOf(db).codePointOrder('lost_reason_code'))
-        .orderBy(engineOf(db).codePointOrder('lost_reason_label'))
-        .limit(limit)
-        .offset(offset)
-        .execute(),
+      pageWindow(
+        grouped
+          .select((eb) => ['lost_reason_code', 'lost_reason_label', eb.fn.countAll<number>().as('n'), eb.fn.max('closed_at').as('last')])
+          .orderBy('last', 'desc')
+          .orderBy(engineOf(db).codePointOrder('lost_reason_code'))
+          .orderBy(engineOf(db).codePointOrder('lost_reason_label')),
+        limit,
+        offset,
+      ).execute(),
     (rows) =>
       rows.map((r) => ({
         code: r.lost_reason_code ?? '',

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.ts';
 import type { OrgsTable } from '../../db/schema.ts';
 import { ORG_COLUMNS } from '../../db/columns.ts';
 import { keptCount } from '../../lib/list-counts.ts';
-import { countRows, pageWindow } from '../../lib/sql.ts';
+import { countRows, inList, pageWindow } from '../../lib/sql.ts';
 import { matchesText } from '../../lib/text-search.ts';
 import { sql, type Selectable } from 'kysely';
 
@@ -40,7 +40,7 @@ export function externalIdsOf(db: Executor, accountId: number, orgIds: number[])
     .selectFrom('org_external_ids')
     .select(['org_id', 'source_app', 'external_org_id'])
     .where('account_id', '=', accountId)
-    .where('org_id', 'in', orgIds)
+    .where('org_id', 'in', inList(orgIds))
     .orderBy('id', 'asc')
     .execute();
 }
@@ -90,7 +90,7 @@ export async function orgIdsWithContactName(db: Executor, accountId: number, org
     .select('org_id')
     .distinct()
     .where('account_id', '=', accountId)
-    .where('org_id', 'in', orgIds)
+    .where('org_id', 'in', inList(orgIds))
     .where('name_lc', '=', nameLc)
     .execute();
   return rows.map((r) => Number(r.org_id));

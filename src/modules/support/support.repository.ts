@@ -4,7 +4,7 @@ import { CONTACT_COLUMNS, LOG_COLUMNS, TICKET_COLUMNS } from '../../db/columns.t
 import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
 import { keptCount } from '../../lib/list-counts.ts';
-import { countRows, pageWindow } from '../../lib/sql.ts';
+import { countRows, inList, pageWindow } from '../../lib/sql.ts';
 import {
   countTitledCreated,
   countTitledText,
@@ -29,7 +29,7 @@ export type Direction = 'asc' | 'desc';
 
 function filtered(db: Executor, accountId: number, f: TicketFilter, plan: TextPlan = 'index') {
   let query = db.selectFrom('tickets').where('tickets.account_id', '=', accountId);
-  if (f.statuses) query = query.where('tickets.status', 'in', f.statuses);
+  if (f.statuses) query = query.where('tickets.status', 'in', inList(f.statuses));
   for (const condition of titledFilters(db, 'tickets', accountId, f, plan)) query = query.where(condition);
   return query;
 }
