@@ -30,9 +30,15 @@ describe('deals table and deal page (browser)', BROWSER_TEST, () => {
 
     await page.getByLabel('Status').selectOption('won');
     await page.waitForURL(/status=won/);
+    // Picking puts the name in the field, and the field searches for it after its 200 ms pause: focus
+    // leaves once that search has started, as a person's would (the next test leaves while it is
+    // still answering). Leaving within the same instant as the pick, on a loaded machine, could
+    // find the listbox reopened by the pick's own update after the focus had gone.
+    const searching = page.waitForRequest(/\/api\/v1\/orgs\?.*q=Globex/);
     await page.getByRole('combobox', { name: 'Organization' }).fill('Glob');
     await page.getByRole('option', { name: /Globex/ }).click();
     await page.waitForURL(new RegExp(`org_id=${org.id}`));
+    await searching;
     await page.getByLabel('Status').focus();
     await page.getByRole('listbox').waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: /^Title/ }).click();
