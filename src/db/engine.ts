@@ -33,6 +33,11 @@ export interface Engine {
    */
   tryTransactionLock(trx: Executor, space: number, name: string): Promise<boolean>;
   /**
+   * The lock of `tryTransactionLock` as an expression (true when taken), to add to a statement the
+   * transaction runs anyway: no round trip of its own. Null on SQLite, where it is always held.
+   */
+  transactionLock(space: number, name: string): RawBuilder<boolean> | null;
+  /**
    * An expression that, evaluated in a transaction, signals `channel` to listeners in every process
    * once it commits (never if it rolls back; several fold into one): added to a statement the
    * transaction runs anyway, it costs no round trip of its own. Null on SQLite, which has no
@@ -91,6 +96,7 @@ const sqliteEngine: Engine = {
   claimRows: (query) => query,
   codePointOrder: (column) => sql<string>`${sql.ref(column)}`,
   tryTransactionLock: async () => true,
+  transactionLock: () => null,
   notifyOnCommit: () => null,
   trigramCandidates(table, accountId, term) {
     const { index, first, within } = trigramMatch(table, accountId, term);
@@ -107,15 +113,18 @@ const sqliteEngine: Engine = {
   },
 };
 
+const postgresLock = (space: number, name: string) => sql<boolean>`pg_try_advisory_xact_lock(${space}::int4, hashtext(${name}))`;
+
 const postgresEngine: Engine = {
   name: 'postgres',
   forUpdate: (query) => query.forUpdate(),
   claimRows: (query, of) => (of === undefined ? query.forUpdate() : query.forUpdate(of)).skipLocked(),
   codePointOrder: (column) => sql<string>`${sql.ref(column)} collate "C"`,
   async tryTransactionLock(trx, space, name) {
-    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${space}::int4, hashtext(${name})) as locked`.execute(trx);
+    const { rows } = await sql<{ locked: boolean }>`select ${postgresLock(space, name)} as locked`.execute(trx);
     return rows[0].locked;
   },
+  transactionLock: (space, name) => postgresLock(space, name),
   notifyOnCommit: (channel) => sql`pg_notify(${channel}, '')`,
   trigramCandidates: () => null,
   trigramCount: () => null,

@@ -1,7 +1,7 @@
 import type { Db, Trx } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 import type { EventEntities, EventType } from '../modules/events/catalog.ts';
-import { emitEvent, wakeDispatchers, type EmittedEvent } from '../modules/events/outbox.ts';
+import { insertEvents, outboxRow, wakeDispatchers, type OutboxRow } from '../modules/events/outbox.ts';
 import * as idempotency from '../modules/idempotency/idempotency.repository.ts';
 import type { Clock } from './clock.ts';
 import { AppError } from './errors.ts';
@@ -38,8 +38,12 @@ export interface WriteContext {
   trx: Trx;
   /** The injected clock's time, read once as the transaction starts: every timestamp of the change. */
   now: number;
-  /** Puts an event in the outbox, in this transaction; the dispatcher is woken once it commits. */
-  emit<T extends EventType>(event: { accountId: number; orgId: number; type: T; entity: EventEntities[T] }): Promise<EmittedEvent>;
+  /**
+   * Puts an event in the outbox, in this transaction; the dispatcher is woken once it commits. The
+   * payload is serialized at once; the row is written after the change, in its order among the
+   * change's events (with the stored response where a claim is held: one statement on PostgreSQL).
+   */
+  emit<T extends EventType>(event: { accountId: number; orgId: number; type: T; entity: EventEntities[T] }): void;
   /** Deliveries became due in this transaction (a retry, a re-enabled endpoint): dispatchers are woken once it commits. */
   wakeDispatcher(): Promise<void>;
 }
@@ -64,19 +68,21 @@ export function createWrite(deps: { db: Db; clock: Clock; wakeDispatcher: () => 
     const result = await deps.db.transaction().execute(async (trx) => {
       const now = deps.clock.now();
       if (claim) await holdKey(trx, claim, now);
+      const events: OutboxRow[] = [];
       const value = await change({
         trx,
         now,
         emit: (event) => {
           wake = true;
-          return emitEvent(trx, { ...event, now });
+          events.push(outboxRow({ ...event, now }));
         },
         wakeDispatcher: () => {
           wake = true;
           return wakeDispatchers(trx);
         },
       });
-      if (claim) response = await storeResponse(trx, claim, claim.respond(value), now);
+      if (claim) response = await storeResponse(trx, claim, claim.respond(value), now, events);
+      else if (events.length > 0) await insertEvents(trx, events).execute();
       return value;
     });
     if (claim) claim.stored = response;
@@ -90,24 +96,31 @@ export function createWrite(deps: { db: Db; clock: Clock; wakeDispatcher: () => 
  * process) or a response stored meanwhile means a concurrent duplicate, which is refused.
  */
 async function holdKey(trx: Trx, claim: IdempotencyClaim, now: number): Promise<void> {
-  if (!(await engineOf(trx).tryTransactionLock(trx, claim.accountId, claim.key))) throw inUse();
-  const existing = await idempotency.findKey(trx, claim.accountId, claim.key);
+  const { held, row: existing } = await idempotency.holdAndFindKey(trx, claim.accountId, claim.key);
+  if (!held) throw inUse();
   if (!existing) return;
   if (idempotency.isLive(existing, now)) throw inUse();
   await idempotency.deleteKey(trx, existing.id);
 }
 
-async function storeResponse(trx: Trx, claim: IdempotencyClaim, response: StoredResponse, now: number): Promise<StoredResponse> {
-  const stored = await idempotency.insertResponse(trx, {
-    account_id: claim.accountId,
-    key: claim.key,
-    request_hash: claim.fingerprint,
-    response_status: response.status,
-    response_body: claim.seal(response.body),
-    location: response.location,
-    created_at: now,
-    expires_at: claim.expiresAt,
-  });
+/** Stores the response under the claim's key, with the change's events: one statement where the engine allows. */
+async function storeResponse(trx: Trx, claim: IdempotencyClaim, response: StoredResponse, now: number, events: OutboxRow[]): Promise<StoredResponse> {
+  const together = events.length > 0 && engineOf(trx).multiTableStatements;
+  if (events.length > 0 && !together) await insertEvents(trx, events).execute();
+  const stored = await idempotency.insertResponse(
+    trx,
+    {
+      account_id: claim.accountId,
+      key: claim.key,
+      request_hash: claim.fingerprint,
+      response_status: response.status,
+      response_body: claim.seal(response.body),
+      location: response.location,
+      created_at: now,
+      expires_at: claim.expiresAt,
+    },
+    together ? insertEvents(trx, events) : null,
+  );
   if (!stored) throw inUse();
   return response;
 }

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import { countRows, pageWindow } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import { ACTIVITY_COLUMNS } from '../../db/columns.ts';
@@ -30,6 +30,23 @@ export function findActivity(db: Executor, accountId: number, dealId: number, id
   return ofDeal(db, accountId, dealId).select(ACTIVITY_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-export function insertActivity(db: Executor, values: Insertable<DealActivitiesTable>): Promise<ActivityRow> {
-  return db.insertInto('deal_activities').values(values).returning(ACTIVITY_COLUMNS).executeTakeFirstOrThrow();
+/**
+ * Inserts a timeline entry on the account's deal `values.deal_id`, with the deal's org, in one
+ * statement (`INSERT … SELECT` from the deal: no read of its own); undefined when the account has
+ * no such deal, and nothing is written.
+ */
+export function insertActivityOnDeal(db: Executor, values: Omit<Insertable<DealActivitiesTable>, 'org_id'>): Promise<ActivityRow | undefined> {
+  const columns = Object.keys(values) as (keyof typeof values)[];
+  return db
+    .insertInto('deal_activities')
+    .columns([...columns, 'org_id'])
+    .expression(
+      db
+        .selectFrom('deals')
+        .select([...columns.map((c) => sql.val(values[c]).as(c)), 'deals.org_id'])
+        .where('deals.id', '=', values.deal_id)
+        .where('deals.account_id', '=', values.account_id),
+    )
+    .returning(ACTIVITY_COLUMNS)
+    .executeTakeFirst();
 }

@@ -66,11 +66,9 @@ export async function createActivity(
   if (input.source_app.trim() === '') throw validationError({ source_app: 'too_short' });
   return deps.write(claim, async (w) => {
     const { trx, now } = w;
-    const deal = await getDealRow(trx, actor.accountId, dealId);
-    const row = await repo.insertActivity(trx, {
+    const row = await repo.insertActivityOnDeal(trx, {
       account_id: actor.accountId,
       deal_id: dealId,
-      org_id: deal.org_id,
       event_type: input.activity_kind ?? 'note',
       message: input.message,
       outcome: input.outcome ?? null,
@@ -80,8 +78,9 @@ export async function createActivity(
       user_id: actor.userId,
       created_at: now,
     });
+    if (!row) throw notFound('deal_not_found', dealId);
     const activity = toActivityView(row);
-    await emitActivityCreated(w, actor.accountId, Number(deal.org_id), activity);
+    emitActivityCreated(w, actor.accountId, Number(row.org_id), activity);
     return activity;
   });
 }

@@ -7,26 +7,26 @@ import type { DealActivityView, DealView } from './deals.schemas.ts';
  * least id, title, status; receivers treat further keys as forward-compatible).
  */
 
-export async function emitDealCreated(w: WriteContext, accountId: number, deal: DealView): Promise<void> {
-  await w.emit({ accountId, orgId: deal.org_id, type: 'deal.created', entity: { deal_id: deal.id, deal } });
+export function emitDealCreated(w: WriteContext, accountId: number, deal: DealView): void {
+  w.emit({ accountId, orgId: deal.org_id, type: 'deal.created', entity: { deal_id: deal.id, deal } });
 }
 
 /**
  * The event a deal's new status implies, for a creation or a status move: won and lost have
  * one; an open status has none (the catalog has no deal.updated).
  */
-export async function emitStatusEvent(w: WriteContext, accountId: number, deal: DealView): Promise<void> {
+export function emitStatusEvent(w: WriteContext, accountId: number, deal: DealView): void {
   if (deal.status === 'won') {
-    await w.emit({ accountId, orgId: deal.org_id, type: 'deal.won', entity: { deal_id: deal.id, deal } });
+    w.emit({ accountId, orgId: deal.org_id, type: 'deal.won', entity: { deal_id: deal.id, deal } });
   } else if (deal.status === 'lost') {
     // lost_reason is optional in the catalog: present only when the deal has one (the nested deal shows null either way).
     const reason = deal.lost_reason ? { lost_reason: deal.lost_reason } : {};
-    await w.emit({ accountId, orgId: deal.org_id, type: 'deal.lost', entity: { deal_id: deal.id, deal, ...reason } });
+    w.emit({ accountId, orgId: deal.org_id, type: 'deal.lost', entity: { deal_id: deal.id, deal, ...reason } });
   }
 }
 
-export async function emitActivityCreated(w: WriteContext, accountId: number, orgId: number, activity: DealActivityView): Promise<void> {
-  await w.emit({
+export function emitActivityCreated(w: WriteContext, accountId: number, orgId: number, activity: DealActivityView): void {
+  w.emit({
     accountId,
     orgId,
     type: 'deal.activity.created',

@@ -157,8 +157,8 @@ export async function createDeal(deps: WriteDeps, actor: Actor, input: CreateDea
     });
     const view = toDealView(row);
     // Created already closed: the deal was both created and marked won/lost, so both events fire, creation first.
-    await emitDealCreated(w, actor.accountId, view);
-    await emitStatusEvent(w, actor.accountId, view);
+    emitDealCreated(w, actor.accountId, view);
+    emitStatusEvent(w, actor.accountId, view);
     // Last: its funnel trigger adds to today's row for the account, which every deal create of the
     // account takes in turn (PostgreSQL), so it is held for the fewest round trips before the commit.
     await repo.insertStatusHistory(trx, {
@@ -225,7 +225,7 @@ export async function patchDeal(deps: WriteDeps, actor: Actor, id: number, input
       changed_by_user_id: actor.userId,
       changed_at: now,
     });
-    await emitStatusEvent(w, actor.accountId, view);
+    emitStatusEvent(w, actor.accountId, view);
     return view;
   });
 }

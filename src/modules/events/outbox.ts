@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
+import type { EventsTable } from '../../db/schema.ts';
 import type { EventEntities, EventType } from './catalog.ts';
 
 export const MAX_PAYLOAD_BYTES = 256 * 1024;
@@ -15,15 +16,14 @@ export interface EmittedEvent {
   public_id: string;
 }
 
+/** An event serialized for the outbox, not yet written. */
+export type OutboxRow = Insertable<EventsTable>;
+
 /**
- * Writes one event into the outbox. Call it with the transaction that makes the change, so a
- * committed change always has its events and a rolled-back one never does. The payload is
- * serialized here, once: the dispatcher sends and signs these exact bytes.
+ * One event as its outbox row: the payload is serialized here, once, and the dispatcher sends and
+ * signs these exact bytes.
  */
-export async function emitEvent<T extends EventType>(
-  trx: Executor,
-  input: { accountId: number; orgId: number; type: T; entity: EventEntities[T]; now: number },
-): Promise<EmittedEvent> {
+export function outboxRow<T extends EventType>(input: { accountId: number; orgId: number; type: T; entity: EventEntities[T]; now: number }): OutboxRow {
   const publicId = newEventId();
   const payload = JSON.stringify({
     id: publicId,
@@ -34,22 +34,43 @@ export async function emitEvent<T extends EventType>(
   });
   // Field limits keep every payload under 256 KiB; past it is a defect, not bad input.
   if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`${input.type} payload is ${Buffer.byteLength(payload)} bytes, over 256 KiB`);
-  // The insert itself wakes other processes' dispatchers at the commit (PostgreSQL NOTIFY): no round trip of its own.
-  const notify = engineOf(trx).notifyOnCommit(OUTBOX_CHANNEL);
-  const row = await trx
+  return {
+    account_id: input.accountId,
+    public_id: publicId,
+    event_type: input.type,
+    org_id: input.orgId,
+    payload,
+    created_at: input.now,
+    dispatched_at: null,
+  };
+}
+
+/**
+ * The insert of `rows` into the outbox, in their order, returning their ids; not yet run, so a
+ * caller may run it alone or as part of another statement (lib/write.ts stores a response with
+ * it). On PostgreSQL the insert itself wakes other processes' dispatchers at the commit (NOTIFY):
+ * no round trip of its own.
+ */
+export function insertEvents(db: Executor, rows: OutboxRow[]) {
+  const notify = engineOf(db).notifyOnCommit(OUTBOX_CHANNEL);
+  return db
     .insertInto('events')
-    .values({
-      account_id: input.accountId,
-      public_id: publicId,
-      event_type: input.type,
-      org_id: input.orgId,
-      payload,
-      created_at: input.now,
-      dispatched_at: null,
-    })
-    .returning(notify ? ['id', notify.as('notified')] : ['id'])
-    .executeTakeFirstOrThrow();
-  return { id: row.id, public_id: publicId };
+    .values(rows)
+    .returning(notify ? ['id', notify.as('notified')] : ['id']);
+}
+
+/**
+ * Writes one event into the outbox. Call it with the transaction that makes the change, so a
+ * committed change always has its events and a rolled-back one never does. Writes through
+ * lib/write.ts gather theirs and write them with the response they store instead (`WriteContext.emit`).
+ */
+export async function emitEvent<T extends EventType>(
+  trx: Executor,
+  input: { accountId: number; orgId: number; type: T; entity: EventEntities[T]; now: number },
+): Promise<EmittedEvent> {
+  const row = outboxRow(input);
+  const inserted = await insertEvents(trx, [row]).executeTakeFirstOrThrow();
+  return { id: inserted.id, public_id: row.public_id };
 }
 
 /** The PostgreSQL channel dispatchers LISTEN on. */

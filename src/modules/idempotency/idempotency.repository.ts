@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely';
+import { sql, type OperationNode, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { engineOf } from '../../db/engine.ts';
 import { everyColumn, prepareAccountRow } from '../../db/prepared.ts';
 import type { IdempotencyKeysTable } from '../../db/schema.ts';
 
@@ -28,6 +29,23 @@ export async function findKey(db: Executor, accountId: number, key: string): Pro
 }
 
 /**
+ * Takes the key's transaction lock (engine.ts `tryTransactionLock`) and reads its record, in one
+ * statement where the engine has such locks (PostgreSQL): `held` false when another transaction
+ * holds the key. The read sees what had committed when the statement started; a duplicate that
+ * commits and lets go of the lock within that statement is not seen, and is caught by the unique
+ * key of the record the write stores at its end (docs/design.md#idempotency).
+ */
+export async function holdAndFindKey(trx: Executor, accountId: number, key: string): Promise<{ held: boolean; row: IdempotencyRow | undefined }> {
+  const lock = engineOf(trx).transactionLock(accountId, key);
+  if (lock === null) return { held: true, row: await findKey(trx, accountId, key) };
+  const { rows } = await sql<{ held: boolean } & Record<keyof IdempotencyRow, unknown>>`select ${lock} as held, ${sql.join(
+    KEY_COLUMNS.map((c) => sql.ref(`k.${c}`)),
+  )} from (select 1) as one left join idempotency_keys as k on k.account_id = ${accountId}::bigint and k.key = ${key}`.execute(trx);
+  const { held, ...record } = rows[0]!;
+  return { held, row: record.id === null ? undefined : (record as IdempotencyRow) };
+}
+
+/**
  * The key's record read now, where the engine reads it without waiting (SQLite on the pool, its
  * connection free: prepared.ts `rowsNow`), as `{ row }` (`row` undefined when there is none); null
  * where the read has to wait: call findKey.
@@ -51,7 +69,11 @@ export async function deleteKey(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('id', '=', id).execute();
 }
 
-/** Stores a request's response under its key; false when the key already has a record. */
+/**
+ * Stores a request's response under its key; false when the key already has a record. `alongside`,
+ * a write of another table, runs in the same statement (PostgreSQL's data-modifying `WITH`: one
+ * round trip for both), whether or not the key is stored: the caller rolls back when it is not.
+ */
 export async function insertResponse(
   db: Executor,
   row: {
@@ -64,8 +86,9 @@ export async function insertResponse(
     created_at: number;
     expires_at: number;
   },
+  alongside: { toOperationNode(): OperationNode } | null = null,
 ): Promise<boolean> {
-  const inserted = await db
+  const inserted = await (alongside ? db.with('alongside', () => alongside as never) : db)
     .insertInto('idempotency_keys')
     .values({ ...row, state: 'done', committed_at: row.created_at })
     .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())

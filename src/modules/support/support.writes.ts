@@ -34,7 +34,7 @@ async function writeLog(
     author_user_id: authorUserId,
     created_at: w.now,
   });
-  await w.emit({
+  w.emit({
     accountId,
     orgId: Number(ticket.org_id),
     type: 'support.log.created',
@@ -124,7 +124,7 @@ export async function createTicket(
       updated_at: now,
       closed_at: null,
     });
-    await w.emit({ accountId, orgId, type: 'support.ticket.opened', entity: slogOf(ticket) });
+    w.emit({ accountId, orgId, type: 'support.ticket.opened', entity: slogOf(ticket) });
     const log = await writeLog(w, accountId, ticket, input.note ?? input.details, channel, authorUserId);
     return { ...toTicketView(ticket), first_log: toLogView(log) };
   });
@@ -172,9 +172,9 @@ export async function updateTicket(
     const updated = await repo.updateTicket(trx, accountId, id, { ...changes, updated_at: now });
     const orgId = Number(updated.org_id);
     if (to === 'closed' && from !== 'closed') {
-      await w.emit({ accountId, orgId, type: 'support.ticket.closed', entity: slogOf(updated) });
+      w.emit({ accountId, orgId, type: 'support.ticket.closed', entity: slogOf(updated) });
     } else if (from === 'closed' && to !== 'closed') {
-      await w.emit({ accountId, orgId, type: 'support.ticket.opened', entity: slogOf(updated) });
+      w.emit({ accountId, orgId, type: 'support.ticket.opened', entity: slogOf(updated) });
     }
     return toTicketView(updated);
   });
