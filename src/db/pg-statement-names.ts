@@ -98,32 +98,108 @@ function stale(err: { code?: string; message?: string } | undefined): boolean {
   return (err?.code === '0A000' && /cached plan must not change result type/.test(err.message ?? '')) || err?.code === '26000';
 }
 
+/** The name `begin` runs under on every connection: parsed once, then bound and executed only. */
+export const BEGIN_STATEMENT = 'custops_begin';
+
+type Connection = {
+  parsedStatements: Record<string, string>;
+  stream: { cork?(): void; uncork?(): void };
+  bind(msg: { portal: string; statement: string; values: unknown[]; binary: boolean }): void;
+  execute(msg: { portal: string }): void;
+};
+type ClientState = { connection: Connection; _txStatus?: string; _queryQueue: unknown[]; _activeQuery?: unknown };
+
+const noValues = (values: unknown) => values === undefined || (Array.isArray(values) && values.length === 0);
+
+/** What a `begin`, `commit` or `rollback` that was answered without a round trip resolves to. */
+function emptyResult(command: string): pg.QueryResult {
+  return { command: command.toUpperCase(), rowCount: null, oid: 0, rows: [], fields: [] };
+}
+
 /**
  * A node-postgres client class for a pool (`new pg.Pool({ Client })`) that runs the texts `names`
- * names as named statements. Only `query(text, values)` calls with a promise (Kysely's) are
- * changed; query objects, submittables and callbacks pass through as they are.
+ * names as named statements, and sends a transaction's `begin` with its first statement. Only
+ * `query(text, values)` calls with a promise (Kysely's) are changed; query objects, submittables
+ * and callbacks pass through as they are.
+ *
+ * `begin` (Kysely's, on an idle connection where it has run once as the named statement
+ * `custops_begin`) is answered at once and sent with the next statement, in the same write: its
+ * Bind and Execute, then that statement's messages and one Sync, so the server starts the
+ * transaction and runs the statement in one round trip. Its answers (BindComplete, CommandComplete
+ * `BEGIN`) reach that statement's query ahead of its own, whose result is the last of the two. A
+ * `commit` or `rollback` right after it ends a transaction that never started: nothing is sent.
+ * Any other next query (no values, a query object) gets the `begin` as its own query first, as
+ * before. If that first statement fails, the transaction is aborted (or, had `begin` itself failed,
+ * never started) and the caller rolls back as after any failed statement: such a statement is
+ * never run again unnamed (see above), since outside the transaction it would not be the same.
  */
 export function namingClient(names: StatementNames): typeof pg.Client {
   const query = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
   /** Per connection: names the server refused as stale, whose texts run unnamed there from then on. */
   const refused = new WeakMap<pg.Client, Set<string>>();
+  /** Connections whose `begin` was answered and is still to be sent. */
+  const beginning = new WeakSet<pg.Client>();
   class NamingClient extends pg.Client {}
+
+  /** The statement `config`, with a `begin` ahead of it in the same write; resolves to the statement's own result. */
+  const withBegin = (client: pg.Client, config: { name?: string; text: string; values: unknown[] }): Promise<pg.QueryResult> =>
+    new Promise((resolve, reject) => {
+      const done = (err: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) =>
+        err ? reject(err) : resolve(Array.isArray(result) ? result[result.length - 1] : result);
+      const statement = new pg.Query(config, undefined, done as never) as unknown as { submit(connection: Connection): Error | null };
+      const submit = statement.submit;
+      statement.submit = function (this: unknown, connection: Connection) {
+        connection.stream.cork?.();
+        try {
+          connection.bind({ portal: '', statement: BEGIN_STATEMENT, values: [], binary: false });
+          connection.execute({ portal: '' });
+          return submit.call(this, connection);
+        } finally {
+          connection.stream.uncork?.();
+        }
+      };
+      query.call(client, statement);
+    });
+
+  /** Runs `text` under its name where it has one; a stale name is refused on this connection, and the text run unnamed when nothing of it ran. */
+  const named = (client: pg.Client, text: string, values: unknown[]): Promise<unknown> | null => {
+    const name = names.nameFor(text);
+    if (!name || refused.get(client)?.has(name)) return null;
+    return (query.call(client, { name, text, values }) as Promise<unknown>).catch((err: { code?: string; message?: string }) => {
+      if (!stale(err)) throw err;
+      const set = refused.get(client) ?? new Set<string>();
+      refused.set(client, set.add(name));
+      // The status the server gave before this statement (its error reaches us before the next
+      // one): 'I', outside a transaction, so the refused execution ran nothing and may run again.
+      if ((client as unknown as ClientState)._txStatus !== 'I') throw err;
+      return query.call(client, text, values);
+    });
+  };
+
   NamingClient.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [text, values, callback] = args;
-    if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
-      const name = names.nameFor(text);
-      if (name && !refused.get(this)?.has(name)) {
-        return (query.call(this, { name, text, values }) as Promise<unknown>).catch((err: { code?: string; message?: string }) => {
-          if (!stale(err)) throw err;
-          const set = refused.get(this) ?? new Set<string>();
-          refused.set(this, set.add(name));
-          // The status the server gave before this statement (its error reaches us before the next
-          // one): 'I', outside a transaction, so the refused execution ran nothing and may run again.
-          if ((this as unknown as { _txStatus?: string })._txStatus !== 'I') throw err;
-          return query.call(this, text, values);
-        });
+    const state = this as unknown as ClientState;
+    const call = typeof text === 'string' && callback === undefined && (values === undefined || Array.isArray(values));
+    if (call && text === 'begin' && noValues(values) && !beginning.has(this)) {
+      const idle = state._txStatus === 'I' && !state._activeQuery && state._queryQueue.length === 0;
+      if (idle && state.connection.parsedStatements[BEGIN_STATEMENT] === 'begin') {
+        beginning.add(this);
+        return Promise.resolve(emptyResult('begin'));
       }
+      if (idle) return query.call(this, { name: BEGIN_STATEMENT, text: 'begin', values: [] });
+    } else if (beginning.delete(this)) {
+      if (call && (text === 'commit' || text === 'rollback') && noValues(values)) return Promise.resolve(emptyResult(text));
+      if (call && !noValues(values)) {
+        const name = names.nameFor(text);
+        return withBegin(this, name && !refused.get(this)?.has(name) ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
+      }
+      const begun = query.call(this, { name: BEGIN_STATEMENT, text: 'begin', values: [] }) as Promise<unknown>;
+      if (call) return begun.then(() => query.apply(this, args));
+      // A query object or a callback: queued behind the begin, which the server answers first.
+      begun.catch(() => {});
+      return query.apply(this, args);
     }
+    if (call && !noValues(values)) return named(this, text, values as unknown[]) ?? query.apply(this, args);
     return query.apply(this, args);
   } as pg.Client['query'];
   return NamingClient;
