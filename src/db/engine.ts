@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Executor } from './database.ts';
+import { COMMIT_MARKER } from './pg-statement-names.ts';
 
 /**
  * Everything that differs between SQLite and PostgreSQL, in one place. Code that needs an
@@ -70,6 +71,12 @@ export interface Engine {
    */
   readonly multiTableStatements: boolean;
   /**
+   * Written at the end of a transaction's last statement, it sends the transaction's commit with
+   * that statement, one round trip for both (PostgreSQL: the pool's client, pg-statement-names.ts);
+   * null on SQLite, whose statements run in-process.
+   */
+  readonly commitMarker: string | null;
+  /**
    * Fresh planner statistics after a bulk load: SQLite `ANALYZE` (all of each index: a sample, with
    * `analysis_limit`, sees one account's nulls and repeats and makes the planner walk the whole account
    * instead of a selective index, docs/scaling.md#seeding); PostgreSQL `VACUUM (ANALYZE)`, which
@@ -108,6 +115,7 @@ const sqliteEngine: Engine = {
   },
   currentSchema: async () => undefined,
   multiTableStatements: false,
+  commitMarker: null,
   async refreshStatistics(db) {
     await sql`analyze`.execute(db);
   },
@@ -134,6 +142,7 @@ const postgresEngine: Engine = {
     return current && current !== 'public' ? current : undefined;
   },
   multiTableStatements: true,
+  commitMarker: COMMIT_MARKER,
   async refreshStatistics(db, tables) {
     await sql`vacuum (analyze) ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db);
   },

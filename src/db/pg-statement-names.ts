@@ -100,6 +100,13 @@ function stale(err: { code?: string; message?: string } | undefined): boolean {
 
 /** The name `begin` runs under on every connection: parsed once, then bound and executed only. */
 export const BEGIN_STATEMENT = 'custops_begin';
+/** The same for `commit`. */
+export const COMMIT_STATEMENT = 'custops_commit';
+/**
+ * Ends a statement that is its transaction's last (engine.ts `commitWith`): the client sends the
+ * transaction's `commit` with it, and answers the `commit` that follows without a round trip.
+ */
+export const COMMIT_MARKER = '-- and commit';
 
 type Connection = {
   parsedStatements: Record<string, string>;
@@ -139,21 +146,55 @@ export function namingClient(names: StatementNames): typeof pg.Client {
   const refused = new WeakMap<pg.Client, Set<string>>();
   /** Connections whose `begin` was answered and is still to be sent. */
   const beginning = new WeakSet<pg.Client>();
+  /** Connections whose transaction committed with its last statement: the `commit` that follows is answered here. */
+  const committed = new WeakSet<pg.Client>();
   class NamingClient extends pg.Client {}
 
-  /** The statement `config`, with a `begin` ahead of it in the same write; resolves to the statement's own result. */
-  const withBegin = (client: pg.Client, config: { name?: string; text: string; values: unknown[] }): Promise<pg.QueryResult> =>
+  /**
+   * The statement `config` in one write with a `begin` ahead of it and/or a `commit` after it, under
+   * one Sync; resolves to the statement's own result. Should the statement fail, the server skips
+   * the `commit` (up to the Sync) and the transaction is left aborted, to be rolled back.
+   */
+  const along = (
+    client: pg.Client,
+    config: { name?: string; text: string; values: unknown[] },
+    around: { begin: boolean; commit: boolean },
+  ): Promise<pg.QueryResult> =>
     new Promise((resolve, reject) => {
-      const done = (err: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) =>
-        err ? reject(err) : resolve(Array.isArray(result) ? result[result.length - 1] : result);
+      let settled = false;
+      // A value that cannot be bound is reported, then the ReadyForQuery of the Sync sent after it
+      // calls back again: only the first call counts.
+      const done = (err: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) => {
+        if (settled) return;
+        settled = true;
+        if (err) return reject(err);
+        if (around.commit) committed.add(client);
+        resolve(Array.isArray(result) ? result[around.begin ? 1 : 0] : result);
+      };
       const statement = new pg.Query(config, undefined, done as never) as unknown as { submit(connection: Connection): Error | null };
       const submit = statement.submit;
       statement.submit = function (this: unknown, connection: Connection) {
         connection.stream.cork?.();
         try {
-          connection.bind({ portal: '', statement: BEGIN_STATEMENT, values: [], binary: false });
-          connection.execute({ portal: '' });
-          return submit.call(this, connection);
+          if (around.begin) {
+            connection.bind({ portal: '', statement: BEGIN_STATEMENT, values: [], binary: false });
+            connection.execute({ portal: '' });
+          }
+          if (!around.commit) return submit.call(this, connection);
+          // The commit goes right after the statement's Execute, before its Sync. A statement that
+          // is never executed (a value that cannot be bound) gets no commit.
+          const execute = connection.execute;
+          connection.execute = (msg) => {
+            connection.execute = execute;
+            execute.call(connection, msg);
+            connection.bind({ portal: '', statement: COMMIT_STATEMENT, values: [], binary: false });
+            execute.call(connection, { portal: '' });
+          };
+          try {
+            return submit.call(this, connection);
+          } finally {
+            connection.execute = execute;
+          }
         } finally {
           connection.stream.uncork?.();
         }
@@ -180,26 +221,39 @@ export function namingClient(names: StatementNames): typeof pg.Client {
     const [text, values, callback] = args;
     const state = this as unknown as ClientState;
     const call = typeof text === 'string' && callback === undefined && (values === undefined || Array.isArray(values));
+    const parsed = state.connection.parsedStatements;
+    if (call && committed.delete(this)) {
+      if (text === 'commit' && noValues(values)) return Promise.resolve(emptyResult('commit'));
+      // Only a commit may follow a transaction's last statement: what it wrote is committed.
+      return Promise.reject(new Error(`a transaction committed with its last statement, then ran: ${String(text).slice(0, 40)}`));
+    }
     if (call && text === 'begin' && noValues(values) && !beginning.has(this)) {
       const idle = state._txStatus === 'I' && !state._activeQuery && state._queryQueue.length === 0;
-      if (idle && state.connection.parsedStatements[BEGIN_STATEMENT] === 'begin') {
+      if (idle && parsed[BEGIN_STATEMENT] === 'begin') {
         beginning.add(this);
         return Promise.resolve(emptyResult('begin'));
       }
       if (idle) return query.call(this, { name: BEGIN_STATEMENT, text: 'begin', values: [] });
-    } else if (beginning.delete(this)) {
-      if (call && (text === 'commit' || text === 'rollback') && noValues(values)) return Promise.resolve(emptyResult(text));
-      if (call && !noValues(values)) {
-        const name = names.nameFor(text);
-        return withBegin(this, name && !refused.get(this)?.has(name) ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
-      }
+    } else if (call && text === 'commit' && noValues(values) && parsed[COMMIT_STATEMENT] !== 'commit' && !beginning.has(this)) {
+      // The first commit on a connection runs as the named statement, so a last statement can bring it later.
+      return query.call(this, { name: COMMIT_STATEMENT, text: 'commit', values: [] });
+    }
+    const begin = beginning.delete(this);
+    if (begin && call && (text === 'commit' || text === 'rollback') && noValues(values)) return Promise.resolve(emptyResult(text));
+    const commit = call && !noValues(values) && (text as string).endsWith(COMMIT_MARKER) && parsed[COMMIT_STATEMENT] === 'commit';
+    if ((begin || commit) && call && !noValues(values)) {
+      const name = names.nameFor(text as string);
+      const config = { text: text as string, values: values as unknown[] };
+      return along(this, name && !refused.get(this)?.has(name) ? { name, ...config } : config, { begin, commit: commit && (begin || state._txStatus === 'T') });
+    }
+    if (begin) {
       const begun = query.call(this, { name: BEGIN_STATEMENT, text: 'begin', values: [] }) as Promise<unknown>;
       if (call) return begun.then(() => query.apply(this, args));
       // A query object or a callback: queued behind the begin, which the server answers first.
       begun.catch(() => {});
       return query.apply(this, args);
     }
-    if (call && !noValues(values)) return named(this, text, values as unknown[]) ?? query.apply(this, args);
+    if (call && !noValues(values)) return named(this, text as string, values as unknown[]) ?? query.apply(this, args);
     return query.apply(this, args);
   } as pg.Client['query'];
   return NamingClient;

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db, Trx } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 import type { EventEntities, EventType } from '../modules/events/catalog.ts';
@@ -82,13 +83,19 @@ export function createWrite(deps: { db: Db; clock: Clock; wakeDispatcher: () => 
         },
       });
       if (claim) response = await storeResponse(trx, claim, claim.respond(value), now, events);
-      else if (events.length > 0) await insertEvents(trx, events).execute();
+      // The last statement: where the engine can, the commit goes with it (engine.ts commitMarker).
+      else if (events.length > 0) await lastStatement(trx, insertEvents(trx, events)).execute();
       return value;
     });
     if (claim) claim.stored = response;
     if (wake) deps.wakeDispatcher();
     return result;
   };
+}
+
+function lastStatement<Q extends { modifyEnd(modifier: RawBuilder<unknown>): Q }>(trx: Trx, query: Q): Q {
+  const marker = engineOf(trx).commitMarker;
+  return marker === null ? query : query.modifyEnd(sql.raw(marker));
 }
 
 /**
@@ -119,7 +126,7 @@ async function storeResponse(trx: Trx, claim: IdempotencyClaim, response: Stored
       created_at: now,
       expires_at: claim.expiresAt,
     },
-    together ? insertEvents(trx, events) : null,
+    { alongside: together ? insertEvents(trx, events) : undefined, last: true },
   );
   if (!stored) throw inUse();
   return response;

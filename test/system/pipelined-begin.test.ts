@@ -3,13 +3,15 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { openDatabase, type DatabaseHandle, type Executor } from '../../src/db/database.ts';
+import { COMMIT_MARKER } from '../../src/db/pg-statement-names.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 
-// On PostgreSQL a transaction's `begin` is sent with its first statement, in one write and one
-// round trip (src/db/pg-statement-names.ts, docs/design.md#named-statements-on-postgresql). The
-// handle has one connection; the writes its socket makes are counted.
+// On PostgreSQL a transaction's `begin` is sent with its first statement, and its `commit` with a
+// statement marked as its last, each in one write and one round trip (src/db/pg-statement-names.ts,
+// docs/design.md#named-statements-on-postgresql). The handle has one connection; the writes its
+// socket makes are counted.
 
-describe('begin sent with the first statement (PostgreSQL)', { skip: !engines().includes('postgres') }, () => {
+describe('begin sent with the first statement, commit with the last (PostgreSQL)', { skip: !engines().includes('postgres') }, () => {
   let t: TestDatabase;
   let one: DatabaseHandle;
   let writes = 0;
@@ -18,6 +20,7 @@ describe('begin sent with the first statement (PostgreSQL)', { skip: !engines().
     t = await createTestDatabase('postgres');
     one = openDatabase(t.url, { poolSize: 1 });
     await sql`create table pipelined (id int primary key)`.execute(one.db);
+    await sql`create table deferred (id int, constraint deferred_once unique (id) deferrable initially deferred)`.execute(one.db);
     const counted = new WeakSet<object>();
     one.pool!.on('acquire', (client: pg.Client) => {
       const stream = (client as unknown as { connection: { stream: { _write: (...a: unknown[]) => unknown; _writev?: (...a: unknown[]) => unknown } } })
@@ -37,7 +40,7 @@ describe('begin sent with the first statement (PostgreSQL)', { skip: !engines().
         };
       }
     });
-    // The connection runs `begin` once as its named statement; later transactions send it along.
+    // The connection runs `begin` and `commit` once as named statements; later transactions send them along.
     await one.db.transaction().execute(async (trx) => sql`select ${1}::int as one`.execute(trx));
   });
   after(async () => {
@@ -103,5 +106,137 @@ describe('begin sent with the first statement (PostgreSQL)', { skip: !engines().
       }),
     );
     assert.equal((await sql<{ n: string }>`select count(*)::text as n from pipelined`.execute(one.db)).rows[0].n, '0');
+  });
+
+  const count = async (table: string) => (await sql<{ n: string }>`select count(*)::text as n from ${sql.table(table)}`.execute(one.db)).rows[0].n;
+
+  test('a last statement brings the commit: two writes for begin, two statements and commit, and another connection sees the rows at once', async () => {
+    const before = writes;
+    await one.db.transaction().execute(async (trx) => {
+      await sql`insert into pipelined (id) values (${10})`.execute(trx);
+      await sql`insert into pipelined (id) values (${11}) ${sql.raw(COMMIT_MARKER)}`.execute(trx);
+    });
+    assert.equal(writes - before, 2, 'begin + first statement, last statement + commit');
+    assert.equal(await count('pipelined'), '2');
+    assert.equal((await sql<{ n: string }>`select count(*)::text as n from pipelined`.execute(t.handle.db)).rows[0].n, '2');
+    await sql`delete from pipelined`.execute(one.db);
+  });
+
+  test('a last statement that fails commits nothing, and the connection serves the next transaction', async () => {
+    await assert.rejects(() =>
+      one.db.transaction().execute(async (trx) => {
+        await sql`insert into pipelined (id) values (${20})`.execute(trx);
+        await sql`insert into pipelined (id) values (${20}) ${sql.raw(COMMIT_MARKER)}`.execute(trx);
+      }),
+    );
+    assert.equal(await count('pipelined'), '0');
+    await one.db.transaction().execute(async (trx) => sql`insert into pipelined (id) values (${21}) ${sql.raw(COMMIT_MARKER)}`.execute(trx));
+    assert.equal(await count('pipelined'), '1');
+    await sql`delete from pipelined`.execute(one.db);
+  });
+
+  test('a commit that fails (a deferred constraint) fails the last statement, and nothing is kept', async () => {
+    await assert.rejects(
+      () =>
+        one.db.transaction().execute(async (trx) => {
+          await sql`insert into deferred (id) values (${1})`.execute(trx);
+          await sql`insert into deferred (id) values (${1}) ${sql.raw(COMMIT_MARKER)}`.execute(trx);
+        }),
+      /unique/,
+    );
+    assert.equal(await count('deferred'), '0');
+    assert.equal((await sql<{ n: number }>`select ${6}::int as n`.execute(one.db)).rows[0].n, 6);
+  });
+
+  test('a last statement whose value cannot be sent is not run, and the commit is not sent', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await assert.rejects(() =>
+      one.db.transaction().execute(async (trx) => {
+        await sql`insert into pipelined (id) values (${30})`.execute(trx);
+        await sql`select ${circular}::jsonb as j ${sql.raw(COMMIT_MARKER)}`.execute(trx);
+      }),
+    );
+    assert.equal(await count('pipelined'), '0');
+  });
+
+  test('nothing may run after the last statement: it is refused, and what was written stays committed', async () => {
+    await assert.rejects(
+      () =>
+        one.db.transaction().execute(async (trx) => {
+          await sql`insert into pipelined (id) values (${40}) ${sql.raw(COMMIT_MARKER)}`.execute(trx);
+          await sql`insert into pipelined (id) values (${41})`.execute(trx);
+        }),
+      /committed with its last statement/,
+    );
+    assert.deepEqual((await sql<{ id: number }>`select id from pipelined`.execute(one.db)).rows, [{ id: 40 }]);
+    await sql`delete from pipelined`.execute(one.db);
+  });
+
+  test('a write with an Idempotency-Key stores its response with the commit; a key stored meanwhile rolls the change back', async () => {
+    const { createWrite } = await import('../../src/lib/write.ts');
+    const { systemClock } = await import('../../src/lib/clock.ts');
+    const { createAccount } = await import('../../src/modules/accounts/accounts.service.ts');
+    const { account } = await createAccount({ db: one.db, clock: systemClock }, { name: 'Pipelined' });
+    const write = createWrite({ db: one.db, clock: systemClock, wakeDispatcher: () => {} });
+    const claim = {
+      accountId: account.id,
+      key: 'pipelined-1',
+      fingerprint: 'f',
+      expiresAt: Date.now() + 60_000,
+      respond: (result: unknown) => ({ status: 201, body: JSON.stringify(result), location: null }),
+      seal: (body: string) => body,
+      stored: null,
+    };
+    const before = writes;
+    await write(claim, async ({ trx }) => {
+      await sql`insert into pipelined (id) values (${50})`.execute(trx);
+      return { id: 50 };
+    });
+    assert.equal(writes - before, 3, 'begin + the key held and read, the change, the response + commit');
+    assert.deepEqual(claim.stored, { status: 201, body: '{"id":50}', location: null });
+    // The same key again, as a duplicate that found no record before its transaction: refused at the
+    // store, and its change rolled back with it.
+    const { insertResponse } = await import('../../src/modules/idempotency/idempotency.repository.ts');
+    await one.db.transaction().execute(async (trx) => {
+      const stored = await insertResponse(
+        trx,
+        {
+          account_id: account.id,
+          key: 'pipelined-1',
+          request_hash: 'f',
+          response_status: 201,
+          response_body: '{}',
+          location: null,
+          created_at: 1,
+          expires_at: Date.now() + 60_000,
+        },
+        { last: false },
+      );
+      assert.equal(stored, false);
+    });
+    await assert.rejects(() =>
+      one.db.transaction().execute(async (trx) => {
+        await sql`insert into pipelined (id) values (${51})`.execute(trx);
+        const stored = await insertResponse(
+          trx,
+          {
+            account_id: account.id,
+            key: 'pipelined-1',
+            request_hash: 'f',
+            response_status: 201,
+            response_body: '{}',
+            location: null,
+            created_at: 1,
+            expires_at: Date.now() + 60_000,
+          },
+          { last: true },
+        );
+        assert.equal(stored, false);
+        throw new Error('refused');
+      }),
+    );
+    assert.deepEqual((await sql<{ id: number }>`select id from pipelined`.execute(one.db)).rows, [{ id: 50 }]);
+    await sql`delete from pipelined`.execute(one.db);
   });
 });

@@ -1,6 +1,7 @@
 import { sql, type OperationNode, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
+import { ConstraintViolation } from '../../db/errors.ts';
 import { everyColumn, prepareAccountRow } from '../../db/prepared.ts';
 import type { IdempotencyKeysTable } from '../../db/schema.ts';
 
@@ -73,6 +74,9 @@ export async function deleteKey(db: Executor, id: number): Promise<void> {
  * Stores a request's response under its key; false when the key already has a record. `alongside`,
  * a write of another table, runs in the same statement (PostgreSQL's data-modifying `WITH`: one
  * round trip for both), whether or not the key is stored: the caller rolls back when it is not.
+ * `last`: the statement is its transaction's last, and where the engine can (engine.ts
+ * `commitMarker`) the commit goes with it. A key already stored then fails the statement (the
+ * transaction is aborted, nothing commits) instead of being passed over, and false is returned.
  */
 export async function insertResponse(
   db: Executor,
@@ -86,15 +90,27 @@ export async function insertResponse(
     created_at: number;
     expires_at: number;
   },
-  alongside: { toOperationNode(): OperationNode } | null = null,
+  options: { alongside?: { toOperationNode(): OperationNode }; last?: boolean } = {},
 ): Promise<boolean> {
-  const inserted = await (alongside ? db.with('alongside', () => alongside as never) : db)
+  const { alongside } = options;
+  const insert = (alongside ? db.with('alongside', () => alongside as never) : db)
     .insertInto('idempotency_keys')
-    .values({ ...row, state: 'done', committed_at: row.created_at })
-    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-    .returning(['id'])
-    .executeTakeFirst();
-  return inserted !== undefined;
+    .values({ ...row, state: 'done', committed_at: row.created_at });
+  const marker = options.last ? engineOf(db).commitMarker : null;
+  if (marker === null)
+    return (
+      (await insert
+        .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+        .returning(['id'])
+        .executeTakeFirst()) !== undefined
+    );
+  try {
+    await insert.modifyEnd(sql.raw(marker)).execute();
+    return true;
+  } catch (err) {
+    if (err instanceof ConstraintViolation && err.kind === 'unique') return false;
+    throw err;
+  }
 }
 
 export async function purgeExpiredKeys(db: Executor, now: number): Promise<number> {
