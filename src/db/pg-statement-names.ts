@@ -103,7 +103,7 @@ export const BEGIN_STATEMENT = 'custops_begin';
 /** The same for `commit`. */
 export const COMMIT_STATEMENT = 'custops_commit';
 /**
- * Ends a statement that is its transaction's last (engine.ts `commitWith`): the client sends the
+ * Ends a statement that is its transaction's last (engine.ts `commitMarker`): the client sends the
  * transaction's `commit` with it, and answers the `commit` that follows without a round trip.
  */
 export const COMMIT_MARKER = '-- and commit';
@@ -167,7 +167,11 @@ export function namingClient(names: StatementNames): typeof pg.Client {
       const done = (err: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) => {
         if (settled) return;
         settled = true;
-        if (err) return reject(err);
+        if (err) {
+          // A stale name is given up on this connection, as `named` does; the transaction fails.
+          if (config.name && stale(err)) refused.set(client, (refused.get(client) ?? new Set<string>()).add(config.name));
+          return reject(err);
+        }
         if (around.commit) committed.add(client);
         resolve(Array.isArray(result) ? result[around.begin ? 1 : 0] : result);
       };

@@ -215,28 +215,96 @@ describe('begin sent with the first statement, commit with the last (PostgreSQL)
       );
       assert.equal(stored, false);
     });
-    await assert.rejects(() =>
-      one.db.transaction().execute(async (trx) => {
-        await sql`insert into pipelined (id) values (${51})`.execute(trx);
-        const stored = await insertResponse(
-          trx,
-          {
-            account_id: account.id,
-            key: 'pipelined-1',
-            request_hash: 'f',
-            response_status: 201,
-            response_body: '{}',
-            location: null,
-            created_at: 1,
-            expires_at: Date.now() + 60_000,
-          },
-          { last: true },
-        );
-        assert.equal(stored, false);
-        throw new Error('refused');
-      }),
+    await assert.rejects(
+      () =>
+        one.db.transaction().execute(async (trx) => {
+          await sql`insert into pipelined (id) values (${51})`.execute(trx);
+          const stored = await insertResponse(
+            trx,
+            {
+              account_id: account.id,
+              key: 'pipelined-1',
+              request_hash: 'f',
+              response_status: 201,
+              response_body: '{}',
+              location: null,
+              created_at: 1,
+              expires_at: Date.now() + 60_000,
+            },
+            { last: true },
+          );
+          assert.equal(stored, false);
+          throw new Error('refused');
+        }),
+      /refused/,
     );
     assert.deepEqual((await sql<{ id: number }>`select id from pipelined`.execute(one.db)).rows, [{ id: 50 }]);
     await sql`delete from pipelined`.execute(one.db);
+  });
+
+  test('a duplicate whose key is stored while its change runs is refused at the store: 409 in use, its change and events rolled back', async () => {
+    const { createWrite } = await import('../../src/lib/write.ts');
+    const { systemClock } = await import('../../src/lib/clock.ts');
+    const { createAccount } = await import('../../src/modules/accounts/accounts.service.ts');
+    const { account } = await createAccount({ db: one.db, clock: systemClock }, { name: 'Raced' });
+    const write = createWrite({ db: one.db, clock: systemClock, wakeDispatcher: () => {} });
+    const claim = {
+      accountId: account.id,
+      key: 'raced-1',
+      fingerprint: 'f',
+      expiresAt: Date.now() + 60_000,
+      respond: (result: unknown) => ({ status: 201, body: JSON.stringify(result), location: null }),
+      seal: (body: string) => body,
+      stored: null,
+    };
+    const events = async () => (await sql<{ n: string }>`select count(*)::text as n from events where account_id = ${account.id}`.execute(one.db)).rows[0].n;
+    await assert.rejects(
+      () =>
+        write(claim, async ({ trx, emit }) => {
+          await sql`insert into pipelined (id) values (${60})`.execute(trx);
+          emit({ accountId: account.id, orgId: 1, type: 'deal.won', entity: { deal_id: 1, deal: { id: 1, title: 't', status: 'won' } } as never });
+          // The first request with the key commits its answer now, from another connection.
+          await sql`insert into idempotency_keys (account_id, key, request_hash, state, response_status, response_body, created_at, committed_at, expires_at)
+            values (${account.id}, ${'raced-1'}, ${'f'}, ${'done'}, ${201}, ${'{}'}, ${1}, ${1}, ${Date.now() + 60_000})`.execute(t.handle.db);
+          return { id: 60 };
+        }),
+      (err: { code?: string }) => err.code === 'idempotency_key_in_use',
+    );
+    assert.equal(claim.stored, null);
+    assert.equal(await count('pipelined'), '0');
+    assert.equal(await events(), '0');
+    assert.equal((await sql<{ n: number }>`select ${7}::int as n`.execute(one.db)).rows[0].n, 7);
+  });
+
+  test('a first or last statement whose name went stale fails its transaction once, then runs unnamed on that connection', async () => {
+    await sql`create table stale_first (id int primary key, v int)`.execute(one.db);
+    const first = (trx: Executor) => sql<{ v: unknown }>`select v from stale_first where id = ${1}`.execute(trx);
+    const lastOne = (trx: Executor) => sql<{ v: unknown }>`select v from stale_first where id = ${1} ${sql.raw(COMMIT_MARKER)}`.execute(trx);
+    await sql`insert into stale_first values (1, 5)`.execute(one.db);
+    // Named after three runs, then planned and kept on this connection.
+    for (let i = 0; i < 6; i++) {
+      await one.db.transaction().execute(async (trx) => {
+        await first(trx);
+        await lastOne(trx);
+      });
+    }
+    const named = (await sql<{ statement: string }>`select statement from pg_prepared_statements where statement like ${'%stale_first%'}`.execute(one.db)).rows;
+    assert.equal(named.length, 2, JSON.stringify(named));
+    await sql`alter table stale_first alter column v type text`.execute(t.handle.db);
+    await assert.rejects(() => one.db.transaction().execute(async (trx) => first(trx)), /cached plan must not change result type/);
+    assert.deepEqual((await one.db.transaction().execute(async (trx) => first(trx))).rows, [{ v: '5' }]);
+    await assert.rejects(
+      () =>
+        one.db.transaction().execute(async (trx) => {
+          await sql`select ${1}::int as warm`.execute(trx);
+          await lastOne(trx);
+        }),
+      /cached plan must not change result type/,
+    );
+    const rows = await one.db.transaction().execute(async (trx) => {
+      await sql`select ${1}::int as warm`.execute(trx);
+      return (await lastOne(trx)).rows;
+    });
+    assert.deepEqual(rows, [{ v: '5' }]);
   });
 });

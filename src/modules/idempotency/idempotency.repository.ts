@@ -22,6 +22,9 @@ const KEY_COLUMNS = everyColumn<IdempotencyKeysTable>()([
   'expires_at',
 ]);
 
+/** The unique constraint of (account_id, key) (migration 2026-11-21T0000_initial). */
+const KEY_CONSTRAINT = 'idempotency_keys_account_key_uq';
+
 /** Read on every write with a key and on every replay: a prepared query. */
 const keyByName = prepareAccountRow('idempotency_keys', KEY_COLUMNS, 'key');
 
@@ -108,7 +111,7 @@ export async function insertResponse(
     await insert.modifyEnd(sql.raw(marker)).execute();
     return true;
   } catch (err) {
-    if (err instanceof ConstraintViolation && err.kind === 'unique') return false;
+    if (err instanceof ConstraintViolation && (err.cause as { constraint?: string } | undefined)?.constraint === KEY_CONSTRAINT) return false;
     throw err;
   }
 }
