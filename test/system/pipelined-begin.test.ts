@@ -4,6 +4,10 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { openDatabase, type DatabaseHandle, type Executor } from '../../src/db/database.ts';
 import { COMMIT_MARKER } from '../../src/db/pg-statement-names.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { createWrite, type IdempotencyClaim } from '../../src/lib/write.ts';
+import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
+import { insertResponse } from '../../src/modules/idempotency/idempotency.repository.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 
 // On PostgreSQL a transaction's `begin` is sent with its first statement, and its `commit` with a
@@ -173,21 +177,24 @@ describe('begin sent with the first statement, commit with the last (PostgreSQL)
     await sql`delete from pipelined`.execute(one.db);
   });
 
-  test('a write with an Idempotency-Key stores its response with the commit; a key stored meanwhile rolls the change back', async () => {
-    const { createWrite } = await import('../../src/lib/write.ts');
-    const { systemClock } = await import('../../src/lib/clock.ts');
-    const { createAccount } = await import('../../src/modules/accounts/accounts.service.ts');
-    const { account } = await createAccount({ db: one.db, clock: systemClock }, { name: 'Pipelined' });
+  /** The write path (lib/write.ts) on the one connection, a new account, and a claim of `key` in it. */
+  async function keyedWrite(name: string, key: string) {
+    const { account } = await createAccount({ db: one.db, clock: systemClock }, { name });
     const write = createWrite({ db: one.db, clock: systemClock, wakeDispatcher: () => {} });
-    const claim = {
+    const claim: IdempotencyClaim = {
       accountId: account.id,
-      key: 'pipelined-1',
+      key,
       fingerprint: 'f',
       expiresAt: Date.now() + 60_000,
-      respond: (result: unknown) => ({ status: 201, body: JSON.stringify(result), location: null }),
-      seal: (body: string) => body,
+      respond: (result) => ({ status: 201, body: JSON.stringify(result), location: null }),
+      seal: (body) => body,
       stored: null,
     };
+    return { account, write, claim };
+  }
+
+  test('a write with an Idempotency-Key stores its response with the commit; a key stored meanwhile rolls the change back', async () => {
+    const { account, write, claim } = await keyedWrite('Pipelined', 'pipelined-1');
     const before = writes;
     await write(claim, async ({ trx }) => {
       await sql`insert into pipelined (id) values (${50})`.execute(trx);
@@ -197,42 +204,25 @@ describe('begin sent with the first statement, commit with the last (PostgreSQL)
     assert.deepEqual(claim.stored, { status: 201, body: '{"id":50}', location: null });
     // The same key again, as a duplicate that found no record before its transaction: refused at the
     // store, and its change rolled back with it.
-    const { insertResponse } = await import('../../src/modules/idempotency/idempotency.repository.ts');
+    const record = {
+      account_id: account.id,
+      key: 'pipelined-1',
+      request_hash: 'f',
+      response_status: 201,
+      response_body: '{}',
+      location: null,
+      created_at: 1,
+      expires_at: Date.now() + 60_000,
+    };
     await one.db.transaction().execute(async (trx) => {
-      const stored = await insertResponse(
-        trx,
-        {
-          account_id: account.id,
-          key: 'pipelined-1',
-          request_hash: 'f',
-          response_status: 201,
-          response_body: '{}',
-          location: null,
-          created_at: 1,
-          expires_at: Date.now() + 60_000,
-        },
-        { last: false },
-      );
+      const stored = await insertResponse(trx, record, { last: false });
       assert.equal(stored, false);
     });
     await assert.rejects(
       () =>
         one.db.transaction().execute(async (trx) => {
           await sql`insert into pipelined (id) values (${51})`.execute(trx);
-          const stored = await insertResponse(
-            trx,
-            {
-              account_id: account.id,
-              key: 'pipelined-1',
-              request_hash: 'f',
-              response_status: 201,
-              response_body: '{}',
-              location: null,
-              created_at: 1,
-              expires_at: Date.now() + 60_000,
-            },
-            { last: true },
-          );
+          const stored = await insertResponse(trx, record, { last: true });
           assert.equal(stored, false);
           throw new Error('refused');
         }),
@@ -243,20 +233,7 @@ describe('begin sent with the first statement, commit with the last (PostgreSQL)
   });
 
   test('a duplicate whose key is stored while its change runs is refused at the store: 409 in use, its change and events rolled back', async () => {
-    const { createWrite } = await import('../../src/lib/write.ts');
-    const { systemClock } = await import('../../src/lib/clock.ts');
-    const { createAccount } = await import('../../src/modules/accounts/accounts.service.ts');
-    const { account } = await createAccount({ db: one.db, clock: systemClock }, { name: 'Raced' });
-    const write = createWrite({ db: one.db, clock: systemClock, wakeDispatcher: () => {} });
-    const claim = {
-      accountId: account.id,
-      key: 'raced-1',
-      fingerprint: 'f',
-      expiresAt: Date.now() + 60_000,
-      respond: (result: unknown) => ({ status: 201, body: JSON.stringify(result), location: null }),
-      seal: (body: string) => body,
-      stored: null,
-    };
+    const { account, write, claim } = await keyedWrite('Raced', 'raced-1');
     const events = async () => (await sql<{ n: string }>`select count(*)::text as n from events where account_id = ${account.id}`.execute(one.db)).rows[0].n;
     await assert.rejects(
       () =>
