@@ -37,7 +37,7 @@ export async function findKey(db: Executor, accountId: number, key: string): Pro
  * statement where the engine has such locks (PostgreSQL): `held` false when another transaction
  * holds the key. The read sees what had committed when the statement started; a duplicate that
  * commits and lets go of the lock within that statement is not seen, and is caught by the unique
- * key of the record the write stores at its end (docs/design.md#idempotency).
+ * key of the record the write stores at its end (docs/design.md#the-write-path).
  */
 export async function holdAndFindKey(trx: Executor, accountId: number, key: string): Promise<{ held: boolean; row: IdempotencyRow | undefined }> {
   const lock = engineOf(trx).transactionLock(accountId, key);
