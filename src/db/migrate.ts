@@ -21,6 +21,8 @@ import * as searchByAccount from './migrations/2026-11-25T0400_search_by_account
 import * as ownerStatusIndex from './migrations/2026-11-27T1700_owner_status_index.ts';
 import * as rollupsAtCommit from './migrations/2026-11-27T1900_rollups_at_commit.ts';
 import * as lastActivityTrigger from './migrations/2026-11-27T1910_last_activity_trigger.ts';
+import * as dailyRollupMoves from './migrations/2026-11-28T0300_daily_rollup_moves.ts';
+import * as counterStatementsPostgres from './migrations/2026-11-28T0310_counter_statements_postgres.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -47,6 +49,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T1700_owner_status_index': ownerStatusIndex,
   '2026-11-27T1900_rollups_at_commit': rollupsAtCommit,
   '2026-11-27T1910_last_activity_trigger': lastActivityTrigger,
+  '2026-11-28T0300_daily_rollup_moves': dailyRollupMoves,
+  '2026-11-28T0310_counter_statements_postgres': counterStatementsPostgres,
 };
 
 /**

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness } from '../helpers/harness.ts';
 import { activity, at, buildFixture, deal, log, org, ticket, user } from './analytics-fixture.ts';
 import * as levels0300 from '../../src/db/migrations/2026-11-25T0300_analytics_levels.ts';
 import * as kept0310 from '../../src/db/migrations/2026-11-25T0310_analytics_kept.ts';
+import * as moves0300 from '../../src/db/migrations/2026-11-28T0300_daily_rollup_moves.ts';
+import * as counters0310 from '../../src/db/migrations/2026-11-28T0310_counter_statements_postgres.ts';
 import { rebuildLostReasons } from '../../src/modules/analytics/analytics.sales.repository.ts';
 
 const ENDPOINTS = ['sales', 'support', 'team', 'customers', 'activity', 'trends'];
@@ -454,7 +457,198 @@ for (const engine of engines()) {
         { numRuns: 12 },
       );
     });
+
+    /** Random records, then updates of one column at a time of every table; the daily facts must equal a recount after each record. */
+    const singleColumnUpdates = async (numRuns: number) => {
+      const dayMs = 86_400_000;
+      const instant = fc.integer({ min: at('2025-06-01T00:00:00'), max: at('2027-03-01T00:00:00') });
+      const pick = fc.integer({ min: 0, max: 2 });
+      // One update: a column of the record's table (or one no fact reads) and a new value for it.
+      const change = fc.record({ column: fc.integer({ min: 0, max: 7 }), user: pick, org: pick, when: instant, status: fc.integer({ min: 0, max: 5 }) });
+      const record = fc.record({
+        created: instant,
+        closed: instant,
+        dealStatus: fc.constantFrom('new', 'won', 'lost'),
+        owner: pick,
+        org: pick,
+        changes: fc.array(change, { maxLength: 5 }),
+      });
+      const DEAL_STATUSES = ['new', 'qualified', 'won', 'lost', 'won', 'lost'] as const;
+      const TICKET_STATUSES = ['open', 'pending', 'closed', 'closed', 'open', 'closed'] as const;
+      const KINDS = ['note', 'email', 'call', 'meeting', 'note', 'call'] as const;
+      await fc.assert(
+        fc.asyncProperty(fc.array(record, { minLength: 1, maxLength: 6 }), async (records) => {
+          const a = await createTestAccount(h);
+          const users = [null, await user(h, a.accountId, 'U1'), await user(h, a.accountId, 'U2')];
+          const orgs = [await org(h, a.accountId, 'O1'), await org(h, a.accountId, 'O2'), await org(h, a.accountId, 'O3')];
+          const iso = (ms: number) => new Date(ms).toISOString().slice(0, -1);
+          for (const r of records) {
+            const closed = r.dealStatus !== 'new';
+            const id = await deal(h, a.accountId, {
+              org: orgs[r.org],
+              owner: users[r.owner],
+              created: iso(r.created),
+              status: r.dealStatus,
+              closed: closed ? iso(r.closed) : undefined,
+              closedBy: closed ? users[r.owner] : null,
+            });
+            await activity(h, a.accountId, id, orgs[r.org], 'note', users[r.owner], iso(r.created + dayMs));
+            const t = await ticket(h, a.accountId, { org: orgs[r.org], owner: users[r.owner], created: iso(r.created), status: 'open' });
+            await log(h, a.accountId, t, orgs[r.org], users[r.owner], iso(r.created + dayMs));
+            for (const c of r.changes) {
+              const user = users[c.user];
+              const dealSet: Record<string, unknown>[] = [
+                { owner_user_id: user },
+                { status: DEAL_STATUSES[c.status] },
+                { closed_at: c.when },
+                { closed_by_user_id: user },
+                { created_at: c.when },
+                { org_id: orgs[c.org] },
+                { title: `Deal ${c.when}`, value_cents: c.when % 1000 },
+                { status: DEAL_STATUSES[c.status], closed_at: c.status % 2 ? null : c.when },
+              ];
+              await h.db.updateTable('deals').set(dealSet[c.column]).where('id', '=', id).execute();
+              const activitySet: Record<string, unknown>[] = [
+                { event_type: KINDS[c.status] },
+                { user_id: user },
+                { created_at: c.when },
+                { org_id: orgs[c.org] },
+                { message: `m ${c.when}` },
+              ];
+              await h.db
+                .updateTable('deal_activities')
+                .set(activitySet[c.column % activitySet.length])
+                .where('deal_id', '=', id)
+                .execute();
+              const ticketSet: Record<string, unknown>[] = [
+                { owner_user_id: user },
+                { status: TICKET_STATUSES[c.status] },
+                { closed_at: c.when },
+                { created_at: c.when },
+                { org_id: orgs[c.org] },
+                { title: `T ${c.when}` },
+              ];
+              await h.db
+                .updateTable('tickets')
+                .set(ticketSet[c.column % ticketSet.length])
+                .where('id', '=', t)
+                .execute();
+              const logSet: Record<string, unknown>[] = [{ author_user_id: user }, { created_at: c.when }, { org_id: orgs[c.org] }, { note: `n ${c.when}` }];
+              await h.db
+                .updateTable('support_logs')
+                .set(logSet[c.column % logSet.length])
+                .where('ticket_id', '=', t)
+                .execute();
+            }
+          }
+          assert.deepEqual(await daily(a.accountId), await recountDaily(a.accountId));
+        }),
+        { numRuns },
+      );
+    };
+
+    test('property: updates of one column at a time, of every table, keep the daily facts equal to a recount of the records (each fact moves when a column it reads changes, and only then)', async () => {
+      await singleColumnUpdates(15);
+    });
+
+    test('the update triggers as 0160 wrote them (migration 2026-11-28T0300 down) count the same, and up moves only what changed again', async () => {
+      // Down and up in the migrations' order: 0310 rewrites (on PostgreSQL) the bodies 0300 writes.
+      await counters0310.down(h.db as never);
+      await moves0300.down(h.db as never);
+      try {
+        await singleColumnUpdates(4);
+      } finally {
+        await moves0300.up(h.db as never);
+        await counters0310.up(h.db as never);
+      }
+      await singleColumnUpdates(4);
+    });
+
+    test('the counter statements as their migrations wrote them (2026-11-28T0310 down: sub-selects, no `if`) count the same as rewritten, and up rewrites them as before', async () => {
+      // The counter trigger functions' text (PostgreSQL; SQLite has no functions and nothing to rewrite).
+      const texts = async () =>
+        engine === 'sqlite'
+          ? []
+          : (
+              await sql<{ proname: string; prosrc: string }>`select proname, prosrc from pg_proc
+                where pronamespace = current_schema()::regnamespace and prorettype = 'trigger'::regtype order by proname`.execute(h.db)
+            ).rows;
+      const rewritten = await texts();
+      if (engine === 'postgres')
+        assert.ok(
+          rewritten.some((f) => f.prosrc.includes('custops_month_start(')),
+          'the rewrite is in place',
+        );
+      await counters0310.down(h.db as never);
+      try {
+        if (engine === 'postgres') assert.ok(!(await texts()).some((f) => f.prosrc.includes('custops_')), 'down restores the sub-selects');
+        await singleColumnUpdates(3);
+      } finally {
+        await counters0310.up(h.db as never);
+      }
+      assert.deepEqual(await texts(), rewritten);
+      await singleColumnUpdates(3);
+    });
   });
+}
+
+/** The daily rollup's own facts (migration 2026-11-21T0160: not the month and total levels, not the funnel), as sorted text. */
+const DAILY =
+  /^(deal_(created|won_owner|lost_owner|won_closer|lost_closer)|activity_(kind|user)|ticket_(created|closed)|support_log|org_(deal_created|deal_won|activity|ticket_created|ticket_closed|support_log)(_year)?)$/;
+
+async function daily(accountId: number): Promise<string[]> {
+  const rows = await h0()
+    .db.selectFrom('analytics_daily')
+    .select(['fact', 'day', 'dim', 'n'])
+    .where('account_id', '=', accountId)
+    .where('n', '<>', 0)
+    .execute();
+  return rows
+    .filter((r) => DAILY.test(r.fact))
+    .map((r) => `${r.fact} ${r.day} ${r.dim} ${r.n}`)
+    .sort();
+}
+
+/** The same rows counted from the records (docs/design.md#analytics). */
+async function recountDaily(accountId: number): Promise<string[]> {
+  const db = h0().db;
+  const counts = new Map<string, number>();
+  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  const day = (ms: number) => Math.floor(ms / 86_400_000);
+  const month = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1) / 86_400_000;
+  const year = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), 0, 1) / 86_400_000;
+  const perOrg = (fact: string, ms: number, orgId: number) => {
+    add(`${fact} ${month(ms)} ${orgId}`);
+    add(`${fact}_year ${year(ms)} ${orgId}`);
+  };
+  for (const d of await db.selectFrom('deals').selectAll().where('account_id', '=', accountId).execute()) {
+    add(`deal_created ${day(Number(d.created_at))} ${d.owner_user_id ?? 0}`);
+    perOrg('org_deal_created', Number(d.created_at), Number(d.org_id));
+    if ((d.status === 'won' || d.status === 'lost') && d.closed_at !== null) {
+      add(`deal_${d.status}_owner ${day(Number(d.closed_at))} ${d.owner_user_id ?? 0}`);
+      add(`deal_${d.status}_closer ${day(Number(d.closed_at))} ${d.closed_by_user_id ?? 0}`);
+      if (d.status === 'won') perOrg('org_deal_won', Number(d.closed_at), Number(d.org_id));
+    }
+  }
+  const KIND: Record<string, number> = { note: 1, email: 2, call: 3, meeting: 4 };
+  for (const x of await db.selectFrom('deal_activities').selectAll().where('account_id', '=', accountId).execute()) {
+    add(`activity_kind ${day(Number(x.created_at))} ${KIND[x.event_type]}`);
+    add(`activity_user ${day(Number(x.created_at))} ${x.user_id ?? 0}`);
+    perOrg('org_activity', Number(x.created_at), Number(x.org_id));
+  }
+  for (const t of await db.selectFrom('tickets').selectAll().where('account_id', '=', accountId).execute()) {
+    add(`ticket_created ${day(Number(t.created_at))} ${t.owner_user_id ?? 0}`);
+    perOrg('org_ticket_created', Number(t.created_at), Number(t.org_id));
+    if (t.status === 'closed' && t.closed_at !== null) {
+      add(`ticket_closed ${day(Number(t.closed_at))} ${t.owner_user_id ?? 0}`);
+      perOrg('org_ticket_closed', Number(t.closed_at), Number(t.org_id));
+    }
+  }
+  for (const l of await db.selectFrom('support_logs').selectAll().where('account_id', '=', accountId).execute()) {
+    add(`support_log ${day(Number(l.created_at))} ${l.author_user_id ?? 0}`);
+    perOrg('org_support_log', Number(l.created_at), Number(l.org_id));
+  }
+  return [...counts].map(([k, n]) => `${k} ${n}`).sort();
 }
 
 const LEVELLED = /_(month|total)$|^org_open_/;
