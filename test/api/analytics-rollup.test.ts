@@ -574,11 +574,26 @@ for (const engine of engines()) {
                 where pronamespace = current_schema()::regnamespace and prorettype = 'trigger'::regtype order by proname`.execute(h.db)
             ).rows;
       const rewritten = await texts();
-      if (engine === 'postgres')
+      if (engine === 'postgres') {
         assert.ok(
           rewritten.some((f) => f.prosrc.includes('custops_month_start(')),
           'the rewrite is in place',
         );
+        // Its first days of months and years, against the calendar, from year 1 to 9999 (as the
+        // sub-selects it replaces, its divisions truncate: before year 1 it is not the calendar's).
+        const days = [-719162, -719131, -1, 0, 58, 59, 60, 11016, 20423, 2932896];
+        for (let d = -719162; d < 2_932_897; d += 9973) days.push(d);
+        const got = await sql<{ d: string; m: string; y: string }>`select d, custops_month_start(d) as m, custops_year_start(d) as y
+          from unnest(${days.map(String)}::bigint[]) as d`.execute(h.db);
+        for (const r of got.rows) {
+          const at = new Date(Number(r.d) * 86_400_000);
+          // setUTCFullYear, not Date.UTC (which reads years 0 to 99 as 1900 to 1999).
+          const first = (month: number) => new Date(0).setUTCFullYear(at.getUTCFullYear(), month, 1) / 86_400_000;
+          const expected = [first(at.getUTCMonth()), first(0)];
+          assert.deepEqual([Number(r.m), Number(r.y)], expected, `day ${r.d}`);
+        }
+        assert.equal(got.rows.length, days.length);
+      }
       await counters0310.down(h.db as never);
       try {
         if (engine === 'postgres') assert.ok(!(await texts()).some((f) => f.prosrc.includes('custops_')), 'down restores the sub-selects');
