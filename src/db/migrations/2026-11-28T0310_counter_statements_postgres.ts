@@ -67,10 +67,10 @@ begin
 end $fn$`,
 ];
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A sub-select of `template` around a day `old.<column> / 86400000` or `new.<column> / 86400000`. */
 const subselect = (template: (d: string) => string) =>
-  new RegExp(template('\u0000').split('\u0000').map(escape).join('((?:old|new)\\.[a-z_]+ / 86400000)'), 'g');
+  new RegExp(template('\u0000').split('\u0000').map(literal).join('((?:old|new)\\.[a-z_]+ / 86400000)'), 'g');
 const MONTH = subselect(monthStart);
 const YEAR = subselect(yearStart);
 const CALL = /custops_(month|year)_start\(((?:old|new)\.[a-z_]+ \/ 86400000)\)/g;
