@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import type { LoadFigures } from './types.ts';
@@ -160,6 +160,38 @@ export function cpuMsOf(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The processes of a PostgreSQL server on this machine (backends, WAL writer, checkpointer…), by
+ * their command name in /proc: what the database spends on the load is their CPU. Empty when the
+ * server runs elsewhere or /proc cannot be read.
+ */
+export function postgresPids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
+        } catch {
+          return false; // gone since the listing
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU milliseconds of a set of processes, each by its pid (those that could not be read are left out). */
+export function cpuMsOfEach(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    const ms = cpuMsOf(pid);
+    if (ms !== null) out.set(pid, ms);
+  }
+  return out;
 }
 
 /** Resident memory of a process in MiB, from /proc (Linux); null elsewhere. */

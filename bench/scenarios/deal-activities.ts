@@ -11,7 +11,7 @@ export const name = 'deal-activities';
 export const description =
   'POST /api/v1/deals/{id}/activities with a unique Idempotency-Key per request (auth, validation, idempotency record, one transaction: ' +
   'activity, deal last_activity_at, outbox event) against a bare Fastify doing one plain INSERT of the same row with the same driver; and ' +
-  "the replay of one key against GET /api/v1/deals/{id} on the same server; each server's CPU per request (from /proc). 20k deals, 100k activities; " +
+  "the replay of one key against GET /api/v1/deals/{id} on the same server; each server's CPU per request (from /proc), and on PostgreSQL the database's CPU per write. 20k deals, 100k activities; " +
   'SQLite, and PostgreSQL when configured.';
 
 const DEALS = 20_000;
@@ -38,12 +38,15 @@ function summary(f: Combined) {
     errors: f.errors,
     rounds_req_per_s: f.rounds,
     ...(f.cpu_us_per_request === null ? {} : { cpu_us_per_request: f.cpu_us_per_request }),
+    ...(f.db_cpu_us_per_request === null ? {} : { db_cpu_us_per_request: f.db_cpu_us_per_request }),
   };
 }
 
 const ratio = (a: Combined, b: Combined) => Math.round((a.req_per_s / b.req_per_s) * 1000) / 1000;
 const cpuRatio = (a: Combined, b: Combined) =>
   a.cpu_us_per_request === null || b.cpu_us_per_request === null ? null : Math.round((a.cpu_us_per_request / b.cpu_us_per_request) * 1000) / 1000;
+const dbCpuRatio = (a: Combined, b: Combined) =>
+  a.db_cpu_us_per_request === null || b.db_cpu_us_per_request === null ? null : Math.round((a.db_cpu_us_per_request / b.db_cpu_us_per_request) * 1000) / 1000;
 const roundRatios = (a: Combined, b: Combined) => a.rounds.map((n, i) => Math.round((n / b.rounds[i]) * 1000) / 1000);
 const answered = (f: Combined, status: string) => (f.statuses[status] ?? 0) + (f.warmup_statuses[status] ?? 0);
 const allAnswered = (f: Combined) => [f.statuses, f.warmup_statuses].flatMap((s) => Object.values(s)).reduce((a, b) => a + b, 0);
@@ -116,9 +119,11 @@ async function measureWrites(r: EngineRun) {
       throw new Error(`insert route answered ${plainFirst.status}: ${plainFirst.body}`);
     from = Date.now() + 1; // the checks' own rows stay out of the audited window
     const headers = { ...r.auth, 'idempotency-key': UNIQUE_KEY };
+    // On PostgreSQL the database's own CPU per write too (its server's processes, when it runs on this machine).
+    const database = r.db.engine === 'postgres';
     [api, plain] = await alternate(
-      { url: apiUrl, method: 'POST', body: BODY, headers, uniqueIds: true, pid: servers[0].pid },
-      { url: plainUrl, method: 'POST', body: BODY, headers, uniqueIds: true, pid: servers[1].pid },
+      { url: apiUrl, method: 'POST', body: BODY, headers, uniqueIds: true, pid: servers[0].pid, database },
+      { url: plainUrl, method: 'POST', body: BODY, headers, uniqueIds: true, pid: servers[1].pid, database },
       r.options,
       (round) => log(`${name}: ${r.db.engine}: writes round ${round}/${ROUNDS}: API, then the plain INSERT route`),
     );
@@ -213,6 +218,8 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<void> {
       baseline: summary(w.plain),
       ratio: ratio(w.api, w.plain),
       ratio_rounds: roundRatios(w.api, w.plain),
+      // PostgreSQL: the database's CPU per write over the plain insert's (null on SQLite, whose work is the server's own).
+      db_cpu_ratio: dbCpuRatio(w.api, w.plain),
       replay: summary(p.replay),
       replay_baseline: summary(p.get),
       replay_ratio: ratio(p.replay, p.get),
