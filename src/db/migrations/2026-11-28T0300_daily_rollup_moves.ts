@@ -1,5 +1,6 @@
 // Frozen in time: this migration never imports application code and is never edited once released.
 import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { monthStart, yearStart } from './shared-2026-11-28-day-starts.ts';
 
 // Kysely<any>: migrations see the database as it was, not today's types.
 type AnyDb = Kysely<any>;
@@ -17,7 +18,8 @@ type AnyDb = Kysely<any>;
  * upserts cancelled out.
  *
  * The definitions below are 0160's, copied (a migration never imports another's code that may
- * change), each with the columns it reads. The deal's funnel count (which moves only with the
+ * change), each with the columns it reads; the month and year arithmetic comes from the dated
+ * module it shares with 2026-11-28T0310 (`shared-2026-11-28-day-starts.ts`, frozen as they are). The deal's funnel count (which moves only with the
  * deal's creation day) is kept as it was. The triggers keep their events (`after update of` the
  * same columns) and, on PostgreSQL, their timing (deferred to the commit,
  * 2026-11-27T1900_rollups_at_commit): only the bodies change.
@@ -34,16 +36,6 @@ interface Fact {
   reads: string[];
 }
 
-const monthStart = (d: string) =>
-  `(select ${d} - (doy - (153 * ((5 * doy + 2) / 153) + 2) / 5) from (select doe - (365 * yoe + yoe / 4 - yoe / 100) as doy from ` +
-  `(select doe, (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365 as yoe from ` +
-  `(select (${d} + 719468) - ((${d} + 719468) / 146097) * 146097 as doe) as a) as b) as c)`;
-const yearStart = (d: string) =>
-  `(select era2 * 146097 + yoe2 * 365 + yoe2 / 4 - yoe2 / 100 + 306 - 719468 from (select yp - (yp / 400) * 400 as yoe2, yp / 400 as era2 from ` +
-  `(select yoe + era * 400 + (case when (5 * doy + 2) / 153 >= 10 then 1 else 0 end) - 1 as yp from ` +
-  `(select doe - (365 * yoe + yoe / 4 - yoe / 100) as doy, yoe, era from ` +
-  `(select doe, era, (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365 as yoe from ` +
-  `(select z - (z / 146097) * 146097 as doe, z / 146097 as era from (select ${d} + 719468 as z) as s0) as s1) as s2) as s3) as s4) as s5)`;
 const dayOf = (f: Fact, column: string) =>
   f.bucket === 'month' ? monthStart(`${column} / 86400000`) : f.bucket === 'year' ? yearStart(`${column} / 86400000`) : `${column} / 86400000`;
 const withYears = (facts: Fact[]): Fact[] =>

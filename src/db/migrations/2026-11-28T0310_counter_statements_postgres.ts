@@ -1,5 +1,6 @@
 // Frozen in time: this migration never imports application code and is never edited once released.
 import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { monthStart, yearStart } from './shared-2026-11-28-day-starts.ts';
 
 // Kysely<any>: migrations see the database as it was, not today's types.
 type AnyDb = Kysely<any>;
@@ -31,18 +32,6 @@ const FUNCTIONS =
   /^(analytics_(levels_|kept_)?(deals|deal_activities|tickets|support_logs)_(ai|au|ad)|list_counts_(deals|tickets)_(ai|au|ad)|list_counts_(orgs|contacts)_(ai|ad))$/;
 /** The funnel count in `analytics_deals_au` (2026-11-28T0300_daily_rollup_moves): left as it is. */
 const FUNNEL_STATEMENTS = 2;
-
-/** 0160's and the shared module's sub-selects (copied), with `\u0000` where the day goes. */
-const monthStart = (d: string) =>
-  `(select ${d} - (doy - (153 * ((5 * doy + 2) / 153) + 2) / 5) from (select doe - (365 * yoe + yoe / 4 - yoe / 100) as doy from ` +
-  `(select doe, (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365 as yoe from ` +
-  `(select (${d} + 719468) - ((${d} + 719468) / 146097) * 146097 as doe) as a) as b) as c)`;
-const yearStart = (d: string) =>
-  `(select era2 * 146097 + yoe2 * 365 + yoe2 / 4 - yoe2 / 100 + 306 - 719468 from (select yp - (yp / 400) * 400 as yoe2, yp / 400 as era2 from ` +
-  `(select yoe + era * 400 + (case when (5 * doy + 2) / 153 >= 10 then 1 else 0 end) - 1 as yp from ` +
-  `(select doe - (365 * yoe + yoe / 4 - yoe / 100) as doy, yoe, era from ` +
-  `(select doe, era, (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365 as yoe from ` +
-  `(select z - (z / 146097) * 146097 as doe, z / 146097 as era from (select ${d} + 719468 as z) as s0) as s1) as s2) as s3) as s4) as s5)`;
 
 /** The same arithmetic, step by step, as functions. */
 const HELPERS = [
