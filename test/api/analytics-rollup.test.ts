@@ -604,6 +604,33 @@ for (const engine of engines()) {
       assert.deepEqual(await texts(), rewritten);
       await singleColumnUpdates(3);
     });
+
+    test('the rewrite (2026-11-28T0310) refuses counter functions it does not recognise, and writes nothing', async (t) => {
+      if (engine === 'sqlite') return t.skip('SQLite has no trigger functions to rewrite');
+      const body = async () =>
+        (
+          await sql<{
+            prosrc: string;
+          }>`select prosrc from pg_proc where proname = 'list_counts_orgs_ai' and pronamespace = current_schema()::regnamespace`.execute(h.db)
+        ).rows[0].prosrc;
+      await counters0310.down(h.db as never);
+      const original = await body();
+      // A counting statement of a form the rewrite does not know (its values read a table).
+      const unknown = `begin insert into list_counts (account_id, list, bucket, shard, n) select a.id, 'orgs', '', 0, 1 from accounts a where a.id = new.account_id
+        on conflict (account_id, list, bucket, shard) do update set n = list_counts.n + excluded.n; return null; end`;
+      await sql.raw(`create or replace function list_counts_orgs_ai() returns trigger language plpgsql as $b$${unknown}$b$`).execute(h.db);
+      try {
+        await assert.rejects(counters0310.up(h.db as never), /counter triggers not as expected: 40 functions \(40 expected\), \d+ of \d+ statements rewritten/);
+        assert.equal(await body(), unknown, 'nothing rewritten');
+        const helpers = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_proc where proname like 'custops\_%' and pronamespace = current_schema()::regnamespace`.execute(h.db);
+        assert.equal(helpers.rows[0].n, 0, 'no helper function created');
+      } finally {
+        await sql.raw(`create or replace function list_counts_orgs_ai() returns trigger language plpgsql as $b$${original}$b$`).execute(h.db);
+        await counters0310.up(h.db as never);
+      }
+    });
   });
 }
 

@@ -108,19 +108,16 @@ async function replace(db: AnyDb, name: string, text: string): Promise<void> {
 
 export async function up(db: AnyDb): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return;
-  for (const helper of HELPERS) await sql.raw(helper).execute(db);
   const functions = await counters(db);
-  let inserts = 0;
-  let rewritten = 0;
-  for (const f of functions) {
-    inserts += f.text.match(/\binsert into\b/g)?.length ?? 0;
-    const r = rewrite(f.text);
-    rewritten += r.statements;
-    await replace(db, f.name, r.text);
-  }
+  const rewrites = functions.map((f) => ({ name: f.name, inserts: f.text.match(/\binsert into\b/g)?.length ?? 0, ...rewrite(f.text) }));
+  const inserts = rewrites.reduce((n, r) => n + r.inserts, 0);
+  const rewritten = rewrites.reduce((n, r) => n + r.statements, 0);
+  // Checked before anything is written (the migration's transaction would undo it all the same).
   if (functions.length !== 40 || rewritten !== inserts - FUNNEL_STATEMENTS) {
     throw new Error(`counter triggers not as expected: ${functions.length} functions (40 expected), ${rewritten} of ${inserts} statements rewritten`);
   }
+  for (const helper of HELPERS) await sql.raw(helper).execute(db);
+  for (const r of rewrites) await replace(db, r.name, r.text);
 }
 
 export async function down(db: AnyDb): Promise<void> {
