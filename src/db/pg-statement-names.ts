@@ -19,7 +19,7 @@ import pg from 'pg';
  * - no pattern match (`like`, `ilike`, `similar to`, `~`): a search term's plan depends on the
  *   term (a common one walks a sort index, a rare one the trigram index, a one-letter one scans);
  * - no range (`<`, `>`, `<=`, `>=`, `between`): a day and a year want different plans, and a plan
- *   made for neither would be wrong for one;
+ *   made for neither would be wrong for one; unless the text carries `RANGES_OF_NOW` (below);
  * - no `offset`: a page deep in a list has its own plan (a first page has its size written in and
  *   no offset, lib/sql.ts pageWindow);
  * - no `*` in a select list or `returning` (a statement's result may not change shape while it is
@@ -38,12 +38,24 @@ export const MAX_NAMED = 500;
 /** Texts whose runs are being counted, at most; the count starts over when full. */
 const MAX_COUNTED = 5_000;
 
-const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
 /**
- * A pattern match, a range or an offset. `<` and `>` count unless part of `<>` (a negated
- * equality), `->`, `->>`, `@>`, `<@` or `=>`.
+ * Carried by a text (anywhere in it) whose ranges over table columns all compare with the present
+ * moment: a webhook delivery due (`next_attempt_at <= now`), a lease run out (`locked_until <= now`);
+ * any other range is between computed values (a row number and an allowance), which no index
+ * serves. The moment moves on with the clock but always picks the same kind of rows, the ones due
+ * now, so one plan can serve every run: such a text may be named despite its ranges. Its author writes it
+ * so that the plan kept for it, whose estimates know no value, finds those rows through their index
+ * (an existence check as the first row of the index's order, not `exists`, which a plan guessing
+ * a third of the table due would answer by a scan): test/system/named-statements.test.ts checks
+ * each such statement's generic plan. A pattern match or an offset still keeps it unnamed.
  */
-const VALUE_DEPENDENT_PLAN = /\b(i?like|similar\s+to|between|offset)\b|~|(?<![<>@=-])[<>](?![<>@])/i;
+export const RANGES_OF_NOW = '/* ranges of now */';
+
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+/** A pattern match or an offset. */
+const PATTERN_OR_OFFSET = /\b(i?like|similar\s+to|offset)\b|~/i;
+/** A range. `<` and `>` count unless part of `<>` (a negated equality), `->`, `->>`, `@>`, `<@` or `=>`. */
+const RANGE = /\bbetween\b|(?<![<>@=-])[<>](?![<>@])/i;
 /** `t.*` or `"t".*`, or a bare `*` after `select`, `distinct`, `returning` or a comma of a select list (not `count(*)`, not `a * b`). */
 const STAR_RESULT = /("[^"]*"|\b\w+)\.\*|\b(select|distinct|returning)\s+\*|,\s*\*(?=\s|,|$)/i;
 /** An `in (…)` list of parameters. */
@@ -54,7 +66,8 @@ const paddedLength = (n: number) => n === 1 || (n >= 4 && (n & (n - 1)) === 0);
 
 /** Whether a text may be named: the plan kept for it is fit for every value (see above). */
 export function nameable(text: string): boolean {
-  if (!DATA_STATEMENT.test(text) || text.includes(';') || VALUE_DEPENDENT_PLAN.test(text) || STAR_RESULT.test(text)) return false;
+  if (!DATA_STATEMENT.test(text) || text.includes(';') || PATTERN_OR_OFFSET.test(text) || STAR_RESULT.test(text)) return false;
+  if (!text.includes(RANGES_OF_NOW) && RANGE.test(text)) return false;
   for (const list of text.matchAll(PARAMETER_LIST)) if (!paddedLength(list[1].split(',').length)) return false;
   return true;
 }

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle, type Executor } from '../../src/db/database.ts';
-import { NAMED_AFTER } from '../../src/db/pg-statement-names.ts';
+import { NAMED_AFTER, RANGES_OF_NOW } from '../../src/db/pg-statement-names.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { listDeals } from '../../src/modules/deals/deals.service.ts';
 import { listOrgs } from '../../src/modules/orgs/orgs.service.ts';
+import * as dispatch from '../../src/modules/webhooks/dispatch.postgres.ts';
 import { seedAccount } from '../../src/seed/seed.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 
@@ -100,6 +101,74 @@ describe('named statements on PostgreSQL', { skip: !engines().includes('postgres
       rows.filter((r) => /\blike\b/i.test(r.statement) || /select \*/.test(r.statement) || /"created_at" >= \$2/.test(r.statement)),
       [],
     );
+  });
+
+  test("the dispatcher's statements are named, and the plan kept for each reaches deliveries and events through an index", async () => {
+    // A long history of sent deliveries, a few not yet due: a plan that guessed a third of the table
+    // due (the estimate of a range whose value it does not know) would find "nothing due" by a scan.
+    // At this size the fan-out's check written as `not exists (…)` gets that plan (checked: the test
+    // then fails); at 20,000 rows the server still picks the index for it.
+    const now = Date.now();
+    const endpoints = (
+      await sql<{ id: number }>`
+        insert into webhook_endpoints (account_id, name, url, event_types, secret_encrypted, created_at, updated_at)
+        select ${accountId}, 'plan ' || g, 'https://plan.example/' || g, '["deal.created"]', 'sealed', ${now}, ${now}
+        from generate_series(1, 3) g returning id`.execute(one.db)
+    ).rows.map((r) => Number(r.id));
+    const [first] = (await sql<{ id: number }>`select coalesce(max(id), 0) + 1 as id from events`.execute(one.db)).rows;
+    await sql`
+      insert into events (account_id, public_id, event_type, org_id, payload, created_at, dispatched_at)
+      select ${accountId}, 'evt_plan_' || g, 'deal.created', (select min(id) from orgs where account_id = ${accountId}), '{}', ${now}::bigint - g, ${now}::bigint - g from generate_series(1, 60000) g`.execute(
+      one.db,
+    );
+    await sql`
+      insert into webhook_deliveries (account_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, last_attempt_at)
+      select e.account_id, ${endpoints[0]}::bigint + e.id % 3, e.id, e.event_type,
+        case when e.id % 400 = 0 then 'pending' else 'sent' end, 1,
+        case when e.id % 400 = 0 then ${now + 3_600_000}::bigint end, e.created_at, e.created_at
+      from events e where e.id >= ${Number(first.id)}`.execute(one.db);
+    await sql`analyze webhook_deliveries`.execute(one.db);
+    await sql`analyze events`.execute(one.db);
+    try {
+      for (let i = 0; i < NAMED_AFTER + 1; i++) {
+        const held = new Map([[endpoints[0], 1]]);
+        assert.equal((await dispatch.fanOut(one.db, now, 100, { lockedUntil: now + 60_000, room: 10, perEndpoint: 5, held })).events, 0);
+        assert.deepEqual((await dispatch.claimHead(one.db, now, now + 60_000, { headLimit: 10, room: 10, perEndpoint: 5, held })).claimed, []);
+        assert.deepEqual(await dispatch.claimFromEndpoint(one.db, endpoints[1], now, now + 60_000, 5), []);
+        const sent = { accountId, previousAttempts: 0, trigger: 'scheduled' as const, statusCode: 200, responseBody: null, durationMs: 1, requestedAt: now };
+        assert.equal((await dispatch.recordSent(one.db, [{ deliveryId: 0, ...sent }])).size, 0);
+      }
+      const statements = (await prepared()).filter((r) => /\bwebhook_deliveries\b/.test(r.statement));
+      const marked = statements.filter((r) => r.statement.includes(RANGES_OF_NOW));
+      // The fan-out and the head's claim; the claim from one endpoint keeps a plan per run.
+      assert.equal(marked.length, 2, JSON.stringify(statements.map((r) => r.statement.slice(0, 60))));
+      assert.equal(statements.filter((r) => r.statement.includes('where d.endpoint_id = $1')).length, 0);
+      assert.equal(statements.filter((r) => r.statement.includes('insert into webhook_attempts')).length, 1);
+      // The plan the server would keep for each, whatever the values: no scan of a growing table.
+      await sql`set plan_cache_mode = force_generic_plan`.execute(one.db);
+      try {
+        for (const r of statements) {
+          const params = (await sql<{ n: number }>`select cardinality(parameter_types) as n from pg_prepared_statements where name = ${r.name}`.execute(one.db))
+            .rows[0].n;
+          const nulls = Array.from({ length: Number(params) }, () => 'null').join(', ');
+          const [{ 'QUERY PLAN': plan }] = (
+            await sql<{ 'QUERY PLAN': unknown }>`explain (format json) execute ${sql.raw(`${r.name}(${nulls})`)}`.execute(one.db)
+          ).rows;
+          const scans: string[] = [];
+          const walk = (node: { 'Node Type'?: string; 'Relation Name'?: string; Plans?: unknown[] }) => {
+            if (node['Node Type'] === 'Seq Scan' && node['Relation Name'] !== 'webhook_endpoints') scans.push(node['Relation Name'] ?? '?');
+            for (const child of node.Plans ?? []) walk(child as typeof node);
+          };
+          walk((plan as [{ Plan: Parameters<typeof walk>[0] }])[0].Plan);
+          assert.deepEqual(scans, [], r.statement);
+        }
+      } finally {
+        await sql`reset plan_cache_mode`.execute(one.db);
+      }
+    } finally {
+      await sql`delete from webhook_endpoints where id in (${sql.join(endpoints)})`.execute(one.db);
+      await sql`delete from events where id >= ${Number(first.id)}`.execute(one.db);
+    }
   });
 
   test('a named read whose column changes type runs again unnamed; inside a transaction it fails once, then runs unnamed', async () => {

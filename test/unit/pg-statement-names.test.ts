@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { NAMED_AFTER, nameable, StatementNames } from '../../src/db/pg-statement-names.ts';
+import { NAMED_AFTER, nameable, RANGES_OF_NOW, StatementNames } from '../../src/db/pg-statement-names.ts';
 import { inList } from '../../src/lib/sql.ts';
 
 // Which SQL texts run as named statements on PostgreSQL (src/db/pg-statement-names.ts); the system
@@ -62,6 +62,21 @@ describe('SQL texts that may be named', () => {
       'set local statement_timeout = 1000',
       'select 1; select 2',
       'create index x on y (z)',
+    ]) {
+      assert.equal(nameable(text), false, text);
+    }
+  });
+
+  test('a text marked as ranging over the present moment may be named with its ranges, never with a pattern, an offset or a whole row', () => {
+    const due = 'select "id" from "webhook_deliveries" where "next_attempt_at" <= $1 and ("locked_until" is null or "locked_until" <= $2)';
+    assert.equal(nameable(due), false);
+    assert.equal(nameable(`${due} ${RANGES_OF_NOW}`), true);
+    assert.equal(nameable(`${due} order by "next_attempt_at" limit 1 ${RANGES_OF_NOW}`), true);
+    for (const text of [
+      `${due} and "url" like $3 ${RANGES_OF_NOW}`,
+      `${due} order by "id" limit 10 offset $3 ${RANGES_OF_NOW}`,
+      `select * from "webhook_deliveries" where "next_attempt_at" <= $1 ${RANGES_OF_NOW}`,
+      `${due}; select 1 ${RANGES_OF_NOW}`,
     ]) {
       assert.equal(nameable(text), false, text);
     }

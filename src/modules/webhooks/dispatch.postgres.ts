@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { RANGES_OF_NOW } from '../../db/pg-statement-names.ts';
 import type { ClaimedDelivery } from './claim.repository.ts';
 
 /**
@@ -9,7 +10,17 @@ import type { ClaimedDelivery } from './claim.repository.ts';
  * for every batch of deliveries. Data-modifying CTEs see one snapshot, so each statement is as
  * atomic as the transaction it replaces. SQLite keeps the portable versions (its statements are
  * calls in this process, not round trips).
+ *
+ * The fan-out, the head's claim and the record of sent attempts are named and planned once per
+ * connection (`RANGES_OF_NOW`, db/pg-statement-names.ts): their ranges compare with the present
+ * moment only, and they are written so that the plan kept for each finds the due deliveries through
+ * their index whatever it guesses of their number (test/system/named-statements.test.ts). Parsing
+ * and planning them had cost the server about as much as running them
+ * (docs/performance.md#the-dispatchers-statements-planned-once). The claim from one endpoint, run
+ * only when the head was cut short, keeps a plan per run: without its `limit`, a plan guessing a
+ * tenth of the endpoint's due rows would join them by scanning the deliveries.
  */
+const ONE_PLAN = sql.raw(RANGES_OF_NOW);
 
 /**
  * What a fan-out may claim at once, and what it claimed: its new deliveries are leased at birth
@@ -56,10 +67,11 @@ export async function fanOut(db: Db, now: number, batch: number, claim: BirthCla
         row_number() over (partition by w.id order by ev.id) as rn, row_number() over (order by ev.id, w.id) as pos
       from ev join webhook_endpoints w on w.account_id = ev.account_id and w.enabled and jsonb_exists(w.event_types::jsonb, ev.event_type)
     ), open as (
-      select ${claim !== null}::boolean and not exists (
-        select 1 from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+      select ${claim !== null}::boolean and (
+        select d.next_attempt_at from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
         where d.next_attempt_at <= ${now}::bigint and (d.locked_until is null or d.locked_until <= ${now}::bigint) and w.enabled
-      ) as clear
+        order by d.next_attempt_at limit 1
+      ) is null as clear
     ), ins as (
       insert into webhook_deliveries (account_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, locked_until)
       select f.account_id, f.endpoint_id, f.event_id, f.event_type, 'pending', 0, ${now}::bigint, f.created_at,
@@ -80,7 +92,7 @@ export async function fanOut(db: Db, now: number, batch: number, claim: BirthCla
       from ins i join webhook_endpoints w on w.id = i.endpoint_id join events e on e.id = i.event_id
       where i.locked_until is not null
     )
-    select claimed.*, stats.n, stats.unleased, stats.clear from stats left join claimed on true`.execute(db);
+    select ${CLAIMED_OUT}, stats.n, stats.unleased, stats.clear from stats left join claimed on true ${ONE_PLAN}`.execute(db);
   const claimed = rows.filter((r) => r.id !== null && r.id !== undefined) as unknown as ClaimedRow[];
   const first = rows[0];
   return { events: first?.n ?? 0, claimed: inOrder(claimed), complete: Boolean(first?.clear) && (first?.unleased ?? 0) === 0 };
@@ -95,6 +107,11 @@ export interface HeadClaim {
 
 const CLAIMED_COLUMNS = sql`d.id, d.account_id, d.endpoint_id, d.event_type, d.next_trigger, d.attempts, d.is_test, d.next_attempt_at,
   w.url, w.secret_encrypted, w.previous_secret_encrypted, w.previous_secret_expires_at, e.public_id, e.payload`;
+
+/** The same columns read back from a CTE named `claimed` (listed: a named statement's result never changes shape). */
+const CLAIMED_OUT = sql`claimed.id, claimed.account_id, claimed.endpoint_id, claimed.event_type, claimed.next_trigger, claimed.attempts,
+  claimed.is_test, claimed.next_attempt_at, claimed.url, claimed.secret_encrypted, claimed.previous_secret_encrypted,
+  claimed.previous_secret_expires_at, claimed.public_id, claimed.payload`;
 
 type ClaimedRow = ClaimedDelivery & { next_attempt_at: number };
 
@@ -139,7 +156,7 @@ export async function claimHead(
     ), stats as (
       select count(*)::int as head_rows, (count(*) filter (where rn > allowance))::int as refused from ranked
     )
-    select claimed.*, stats.head_rows, stats.refused from stats left join claimed on true`.execute(db);
+    select ${CLAIMED_OUT}, stats.head_rows, stats.refused from stats left join claimed on true ${ONE_PLAN}`.execute(db);
   const claimed = rows.filter((r) => r.id !== null && r.id !== undefined) as unknown as ClaimedRow[];
   return { claimed: inOrder(claimed), headRows: rows[0]?.head_rows ?? 0, refused: rows[0]?.refused ?? 0 };
 }
@@ -183,7 +200,7 @@ export async function recordSent(db: Db, items: SentRecord[]): Promise<Set<numbe
   const col = <T>(pick: (r: SentRecord) => T) => items.map(pick);
   const { rows } = await sql<{ id: number }>`
     with v as (
-      select * from unnest(
+      select id, account_id, attempt_number, trigger, status_code, response_body, duration_ms, requested_at from unnest(
         ${col((r) => r.deliveryId)}::bigint[], ${col((r) => r.accountId)}::bigint[], ${col((r) => r.previousAttempts + 1)}::int[],
         ${col((r) => r.trigger)}::text[], ${col((r) => r.statusCode)}::int[], ${col((r) => r.responseBody)}::text[],
         ${col((r) => r.durationMs)}::int[], ${col((r) => r.requestedAt)}::bigint[]
