@@ -23,6 +23,7 @@ import * as rollupsAtCommit from './migrations/2026-11-27T1900_rollups_at_commit
 import * as lastActivityTrigger from './migrations/2026-11-27T1910_last_activity_trigger.ts';
 import * as dailyRollupMoves from './migrations/2026-11-28T0300_daily_rollup_moves.ts';
 import * as counterStatementsPostgres from './migrations/2026-11-28T0310_counter_statements_postgres.ts';
+import * as openDealActivity from './migrations/2026-11-28T0400_open_deal_activity.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T1910_last_activity_trigger': lastActivityTrigger,
   '2026-11-28T0300_daily_rollup_moves': dailyRollupMoves,
   '2026-11-28T0310_counter_statements_postgres': counterStatementsPostgres,
+  '2026-11-28T0400_open_deal_activity': openDealActivity,
 };
 
 /**

@@ -27,6 +27,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   analytics_daily: AnalyticsDailyTable;
   analytics_lost_reasons: AnalyticsLostReasonsTable;
+  deals_open_activity: DealsOpenActivityTable;
   list_counts: ListCountsTable;
   auth_changes: AuthChangesTable;
   console_sessions: ConsoleSessionsTable;
@@ -315,6 +316,18 @@ export interface AnalyticsLostReasonsTable {
   code: string;
   label: string;
   n: number;
+}
+
+/**
+ * Each open deal's account, owner and last activity (migration 2026-11-28T0400_open_deal_activity):
+ * read-only. A table kept by a trigger on PostgreSQL (so that moving a deal's last activity is a HOT
+ * update of `deals`), a view of `deals` on SQLite.
+ */
+export interface DealsOpenActivityTable {
+  deal_id: number;
+  account_id: number;
+  owner_user_id: number | null;
+  last_activity_at: number;
 }
 
 /** Kept list totals per account, list and bucket ('' or 'status:<s>'), in shard rows that readers sum (see the list_counts migration). */

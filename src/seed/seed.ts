@@ -273,7 +273,7 @@ function poolRoom(handle: DatabaseHandle): number {
  */
 const SEEDED_TABLES = [
   ['deal_activities', 'deals', 'tickets', 'contacts', 'orgs', 'users'],
-  ['deal_status_history', 'analytics_daily', 'support_logs', 'list_counts', 'analytics_lost_reasons'],
+  ['deal_status_history', 'analytics_daily', 'support_logs', 'list_counts', 'analytics_lost_reasons', 'deals_open_activity'],
 ];
 
 /** After a bulk load the planners need fresh statistics to pick the right index (SQLite has none until ANALYZE runs). */

@@ -1,6 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type pg from 'pg';
 import type { DatabaseHandle } from '../db/database.ts';
+import { OPEN_STATUSES } from '../modules/deals/deals.schemas.ts';
 import { SHAPES, type Row, type SeedTable, type TableShape } from './tables.ts';
 
 /**
@@ -66,6 +67,8 @@ function replayOf(table: string, sql: string): Replay | null {
   }
   return insert === null ? null : { check, message, insert };
 }
+/** The open statuses as an SQL list. */
+const OPEN_LIST = OPEN_STATUSES.map((s) => `'${s}'`).join(', ');
 /** Tables whose triggers the seed bypasses (and reproduces) in direct mode. */
 const TRIGGER_TABLES: SeedTable[] = ['deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'orgs', 'contacts'];
 
@@ -149,9 +152,18 @@ async function postgresWriter(client: pg.PoolClient, mode: 'direct' | 'triggers'
       if (rows.length === 0) return [];
       const shape = SHAPES[table];
       const withId: TableShape = ids ? { table, columns: [['id', 'bigint'], ...shape.columns] } : shape;
-      const text = `insert into ${table} (${columnsOf(withId)}) select * from unnest(${arrays(withId)})${returning ? ' returning id' : ''}`;
+      // The open deals' last activity (migration 2026-11-28T0400) is kept by a trigger on deals, which
+      // replica mode skips: written here for the new deals, in the same transaction.
+      const keepOpen = direct && table === 'deals';
+      const text = `insert into ${table} (${columnsOf(withId)}) select * from unnest(${arrays(withId)})${returning || keepOpen ? ' returning id' : ''}`;
       const params = transpose(shape.columns.length, rows);
       const result = await client.query<{ id: number }>(text, ids ? [`{${ids.join(',')}}`, ...params] : params);
+      if (keepOpen)
+        await client.query(
+          `insert into deals_open_activity (deal_id, account_id, owner_user_id, last_activity_at)
+           select id, account_id, owner_user_id, last_activity_at from deals where id = any($1::bigint[]) and status in (${OPEN_LIST})`,
+          [`{${result.rows.map((r) => r.id).join(',')}}`],
+        );
       return returning ? result.rows.map((r) => Number(r.id)) : [];
     },
     async addCounts(table, key, rows) {

@@ -116,13 +116,28 @@ export function openPipeline(db: Executor, accountId: number, f: SalesFilter) {
   );
 }
 
-/** Open deals whose `column` is before `before`. */
-export async function openDealsBefore(db: Executor, accountId: number, column: 'next_followup_at' | 'last_activity_at', before: number, f: SalesFilter) {
+/** Open deals whose next follow-up is before `before`. */
+export async function openDealsFollowUpBefore(db: Executor, accountId: number, before: number, f: SalesFilter) {
   const [r] = await rows<{ n: number }>(
     db,
     sql`
     select count(*) as n from deals
-    where account_id = ${accountId} and ${OPEN_DEAL} and ${sql.ref(column)} < ${before} ${owner(f)}`,
+    where account_id = ${accountId} and ${OPEN_DEAL} and next_followup_at < ${before} ${owner(f)}`,
+  );
+  return Number(r.n);
+}
+
+/**
+ * Open deals whose last activity is before `before`, from `deals_open_activity`: the open deals'
+ * last activity kept off the deals' own indexes, so that a timeline entry moving it is cheap on
+ * PostgreSQL (migration 2026-11-28T0400_open_deal_activity; a view of `deals` on SQLite).
+ */
+export async function openDealsIdleSince(db: Executor, accountId: number, before: number, f: SalesFilter) {
+  const [r] = await rows<{ n: number }>(
+    db,
+    sql`
+    select count(*) as n from deals_open_activity
+    where account_id = ${accountId} and last_activity_at < ${before} ${owner(f)}`,
   );
   return Number(r.n);
 }

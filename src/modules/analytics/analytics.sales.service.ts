@@ -70,8 +70,8 @@ async function openPipeline(ctx: ReportContext, f: repo.SalesFilter) {
   const { db, accountId, now } = ctx;
   const [groups, overdue, stale] = await Promise.all([
     repo.openPipeline(db, accountId, f),
-    repo.openDealsBefore(db, accountId, 'next_followup_at', now, f),
-    repo.openDealsBefore(db, accountId, 'last_activity_at', now - STALE_MS, f),
+    repo.openDealsFollowUpBefore(db, accountId, now, f),
+    repo.openDealsIdleSince(db, accountId, now - STALE_MS, f),
   ]);
   const by_status = OPEN_STATUSES.map((status) => {
     const mine = groups.filter((g) => g.status === status);
