@@ -17,7 +17,7 @@ const OPEN_DEAL = "status in ('new', 'qualified', 'proposal', 'negotiation')";
  * each of the deal's twenty-three indexes (the title's trigrams included) and their WAL. Here the
  * figure's index moves to a narrow table of open deals, kept by a trigger on `deals`, and leaves
  * `deals`: the deal's update becomes HOT and the narrow row's costs two index entries. Server CPU
- * per timeline entry 577–607 → 417–447 µs, WAL 6.9–8.3 → 3.0 kB (100k deals, one writer,
+ * per timeline entry 577–607 → 417–490 µs, WAL 6.9–8.3 → 3.0–4.8 kB (100k deals, one writer,
  * docs/performance.md). `deals` also gets a fill factor of 90 % so that pages written from now on
  * keep room for those updates.
  *
