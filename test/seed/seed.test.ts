@@ -66,6 +66,30 @@ async function dealValues(db: Db, accountId: number): Promise<string[]> {
   return rows.map((r) => JSON.stringify(Object.values(r).map((v) => (v === null ? null : String(v)))));
 }
 
+/**
+ * The account's `deals_open_activity` rows (migration 2026-11-28T0400; a table kept by a trigger the
+ * seed's bulk writes bypass on PostgreSQL, a view on SQLite) and the same projection of its open deals.
+ */
+async function openActivity(db: Db, accountId: number): Promise<{ kept: string[]; open: string[] }> {
+  const kept = await db
+    .selectFrom('deals_open_activity')
+    .select(['deal_id', 'owner_user_id', 'last_activity_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('deal_id')
+    .execute();
+  const open = await db
+    .selectFrom('deals')
+    .select(['id', 'owner_user_id', 'last_activity_at'])
+    .where('account_id', '=', accountId)
+    .where('status', 'in', ['new', 'qualified', 'proposal', 'negotiation'])
+    .orderBy('id')
+    .execute();
+  return {
+    kept: kept.map((r) => `${r.deal_id} ${r.owner_user_id} ${r.last_activity_at}`),
+    open: open.map((r) => `${r.id} ${r.owner_user_id} ${r.last_activity_at}`),
+  };
+}
+
 for (const engine of engines()) {
   describe(`custops seed [${engine}]`, () => {
     let t: TestDatabase;
@@ -89,6 +113,11 @@ for (const engine of engines()) {
       assert.deepEqual(rollups, await normalizedRollups(db, triggered));
       assert.deepEqual(await listCounts(db, direct), await listCounts(db, triggered));
       assert.equal((await listCounts(db, direct))['deals '], DEALS);
+      for (const account of [direct, triggered]) {
+        const { kept, open } = await openActivity(db, account);
+        assert.ok(open.length > 10, 'the seed made open deals');
+        assert.deepEqual(kept, open);
+      }
     });
 
     test('the counts are in proportion and every status history ends at the deal status', async () => {
