@@ -1,7 +1,8 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { countRows, pageWindow } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
 import { ACTIVITY_COLUMNS } from '../../db/columns.ts';
+import { prepareQuery } from '../../db/prepared.ts';
 import type { DealActivitiesTable } from '../../db/schema.ts';
 
 export type ActivityRow = Selectable<DealActivitiesTable>;
@@ -35,18 +36,57 @@ export function findActivity(db: Executor, accountId: number, dealId: number, id
  * statement (`INSERT … SELECT` from the deal: no read of its own); undefined when the account has
  * no such deal, and nothing is written.
  */
-export function insertActivityOnDeal(db: Executor, values: Omit<Insertable<DealActivitiesTable>, 'org_id'>): Promise<ActivityRow | undefined> {
-  const columns = Object.keys(values) as (keyof typeof values)[];
-  return db
-    .insertInto('deal_activities')
-    .columns([...columns, 'org_id'])
-    .expression(
-      db
-        .selectFrom('deals')
-        .select([...columns.map((c) => sql.val(values[c]).as(c)), 'deals.org_id'])
-        .where('deals.id', '=', values.deal_id)
-        .where('deals.account_id', '=', values.account_id),
-    )
-    .returning(ACTIVITY_COLUMNS)
-    .executeTakeFirst();
+export async function insertActivityOnDeal(db: Executor, values: NewActivity): Promise<ActivityRow | undefined> {
+  const v = values;
+  const rows = await insertOnDeal.rows(
+    db,
+    v.account_id,
+    v.deal_id,
+    v.event_type,
+    v.message,
+    v.outcome,
+    v.source_app,
+    v.external_reference,
+    v.metadata,
+    v.user_id,
+    v.created_at,
+  );
+  return rows[0];
 }
+
+/** A timeline entry's values but its org, which comes from its deal. */
+type NewActivity = Pick<
+  Selectable<DealActivitiesTable>,
+  'account_id' | 'deal_id' | 'event_type' | 'message' | 'outcome' | 'source_app' | 'external_reference' | 'metadata' | 'user_id' | 'created_at'
+>;
+
+/** insertActivityOnDeal's statement, built and compiled once (every write of a timeline entry runs it). */
+const insertOnDeal = prepareQuery(
+  (
+    db,
+    account_id: NewActivity['account_id'],
+    deal_id: NewActivity['deal_id'],
+    event_type: NewActivity['event_type'],
+    message: NewActivity['message'],
+    outcome: NewActivity['outcome'],
+    source_app: NewActivity['source_app'],
+    external_reference: NewActivity['external_reference'],
+    metadata: NewActivity['metadata'],
+    user_id: NewActivity['user_id'],
+    created_at: NewActivity['created_at'],
+  ) => {
+    const values = { account_id, deal_id, event_type, message, outcome, source_app, external_reference, metadata, user_id, created_at };
+    const columns = Object.keys(values) as (keyof typeof values)[];
+    return db
+      .insertInto('deal_activities')
+      .columns([...columns, 'org_id'])
+      .expression(
+        db
+          .selectFrom('deals')
+          .select([...columns.map((c) => sql.val(values[c]).as(c)), 'deals.org_id'])
+          .where('deals.id', '=', deal_id)
+          .where('deals.account_id', '=', account_id),
+      )
+      .returning(ACTIVITY_COLUMNS);
+  },
+);

@@ -2,7 +2,7 @@ import { sql, type OperationNode, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
 import { ConstraintViolation } from '../../db/errors.ts';
-import { everyColumn, prepareAccountRow } from '../../db/prepared.ts';
+import { everyColumn, prepareAccountRow, prepareQuery } from '../../db/prepared.ts';
 import type { IdempotencyKeysTable } from '../../db/schema.ts';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
@@ -40,14 +40,18 @@ export async function findKey(db: Executor, accountId: number, key: string): Pro
  * key of the record the write stores at its end (docs/design.md#the-write-path).
  */
 export async function holdAndFindKey(trx: Executor, accountId: number, key: string): Promise<{ held: boolean; row: IdempotencyRow | undefined }> {
-  const lock = engineOf(trx).transactionLock(accountId, key);
-  if (lock === null) return { held: true, row: await findKey(trx, accountId, key) };
-  const { rows } = await sql<{ held: boolean } & Record<keyof IdempotencyRow, unknown>>`select ${lock} as held, ${sql.join(
-    KEY_COLUMNS.map((c) => sql.ref(`k.${c}`)),
-  )} from (select 1) as one left join idempotency_keys as k on k.account_id = ${accountId}::bigint and k.key = ${key}`.execute(trx);
-  const { held, ...record } = rows[0]!;
+  if (!engineOf(trx).transactionLock(accountId, key)) return { held: true, row: await findKey(trx, accountId, key) };
+  const [{ held, ...record }] = await holdAndRead.rows(trx, accountId, key);
   return { held, row: record.id === null ? undefined : (record as IdempotencyRow) };
 }
+
+/** The lock and the read of holdAndFindKey (engines with transaction locks), built and compiled once. */
+const holdAndRead = prepareQuery((db, accountId: number, key: string) => {
+  const raw = sql<{ held: boolean } & Record<keyof IdempotencyRow, unknown>>`select ${engineOf(db).transactionLock(accountId, key)} as held, ${sql.join(
+    KEY_COLUMNS.map((c) => sql.ref(`k.${c}`)),
+  )} from (select 1) as one left join idempotency_keys as k on k.account_id = ${accountId}::bigint and k.key = ${key}`;
+  return { compile: () => raw.compile(db) };
+});
 
 /**
  * The key's record read now, where the engine reads it without waiting (SQLite on the pool, its
