@@ -182,7 +182,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     write: createWrite({ db: deps.database.db, clock, wakeDispatcher: deps.wakeDispatcher ?? (() => {}) }),
   };
 
-  const dependencies = { db: deps.database.db, database: deps.database.status, rateLimit: store };
+  const dependencies = { db: deps.database.db, database: deps.database.status, rateLimit: store, checkpointer: deps.database.sqlite?.checkpointer?.stats };
   registerMetaRoutes(app, moduleDeps, dependencies);
   registerMetricsRoute(app, moduleDeps, { onRequest: metricsAccess(config.metricsToken), registries: [createDependencyRegistry(dependencies), httpMetrics] });
   await app.register(

@@ -29,11 +29,11 @@ const text = (env: string, fallback: string, pattern: string, mustBe: string, de
 const optionalText = (env: string, pattern: string, mustBe: string, description: string, secret = false) =>
   Type.Union([Type.Null(), Type.String({ pattern })], { env, default: null, mustBe, description, secret });
 
-const flag = (env: string, description: string) =>
+const flag = (env: string, description: string, fallback: '0' | '1' = '0') =>
   Type.Decode(
     Type.Union(
       ['0', '1', 'false', 'true', 'no', 'yes'].map((v) => Type.Literal(v)),
-      { env, default: '0', mustBe: '0 or 1', description, lowercase: true },
+      { env, default: fallback, mustBe: '0 or 1', description, lowercase: true },
     ),
     (value) => value === '1' || value === 'true' || value === 'yes',
   );
@@ -132,6 +132,11 @@ export const SettingsSchema = Type.Object({
   dbStatementTimeoutMs: integer('CUSTOPS_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000, 'PostgreSQL: statement time-out, 0 for none (migrate has none)'),
   sqliteBusyTimeoutMs: integer('CUSTOPS_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000, "SQLite: how long a write waits for another process's lock"),
   sqliteCacheMb: integer('CUSTOPS_SQLITE_CACHE_MB', 16, 1, 65_536, "SQLite: the connection's page cache, in MiB (docs/operations.md#memory)"),
+  sqliteCheckpointThread: flag(
+    'CUSTOPS_SQLITE_CHECKPOINT_THREAD',
+    'SQLite: serve and worker copy the write-ahead log back on a thread of their own once it has reached 1,000 pages (0: inside commits, as SQLite does by default)',
+    '1',
+  ),
   redisTimeoutMs: integer('CUSTOPS_REDIS_TIMEOUT_MS', 50, 1, 60_000, 'time budget of one rate-limit call to Redis; beyond it the process limits locally'),
   httpHeadersTimeoutMs: integer('CUSTOPS_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000, 'the request head must arrive within this'),
   httpRequestTimeoutMs: integer('CUSTOPS_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000, 'the whole request (head and body) must arrive within this'),

@@ -31,7 +31,11 @@ export interface ServerOptions {
 /** `custops serve`: migrate, check the secret key, listen, and run the housekeeping of one process. */
 export async function startServer(settings: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
-  const database = openDatabase(settings.databaseUrl, { ...timeoutsOf(settings), poolSize: settings.pgPoolSize });
+  const database = openDatabase(settings.databaseUrl, {
+    ...timeoutsOf(settings),
+    poolSize: settings.pgPoolSize,
+    sqliteCheckpointer: settings.sqliteCheckpointThread,
+  });
   let config: Config;
   try {
     config = await prepareDatabase(database, settings, clock, { migrate: options.migrate });

@@ -18,7 +18,11 @@ export async function runWorker(
 ): Promise<void> {
   // The same logger as `serve` (Fastify's pino), at LOG_LEVEL, one JSON line per entry on stdout.
   const log = pino({ level: settings.logLevel });
-  const database = openDatabase(settings.databaseUrl, { ...timeoutsOf(settings), poolSize: settings.pgPoolSize });
+  const database = openDatabase(settings.databaseUrl, {
+    ...timeoutsOf(settings),
+    poolSize: settings.pgPoolSize,
+    sqliteCheckpointer: settings.sqliteCheckpointThread,
+  });
   database.status.attachLog(log);
   let config: Config;
   try {

@@ -50,6 +50,11 @@ export interface OpenOptions {
   sqliteBusyTimeoutMs?: number;
   /** SQLite: the page cache of the connection, in MiB (default 16). */
   sqliteCacheMb?: number;
+  /**
+   * SQLite: WAL checkpoints on a thread of their own once the log has grown to 1,000 pages (`serve`
+   * and `worker`; `startAtPages` for tests): sqlite-checkpointer.ts.
+   */
+  sqliteCheckpointer?: boolean | { startAtPages: number };
   /** PostgreSQL: connections in the pool. */
   poolSize?: number;
   /** PostgreSQL: schema to use as search_path (tests isolate each file in its own schema). */
@@ -109,10 +114,20 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   if (url.startsWith('sqlite:')) {
     const path = sqlitePath(url);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const sqlite = new NodeSqliteDatabase(path, { busyTimeoutMs: options.sqliteBusyTimeoutMs, cacheMb: options.sqliteCacheMb });
+    const sqlite = new NodeSqliteDatabase(path, {
+      busyTimeoutMs: options.sqliteBusyTimeoutMs,
+      cacheMb: options.sqliteCacheMb,
+      checkpointer: options.sqliteCheckpointer,
+    });
     const db = new Kysely<Database>({ dialect: translatingDialect(new SqliteDialect({ database: sqlite })), log: watch(status) });
     registerDirectAccess(db, { status, sqlite });
-    return { db, dialect: 'sqlite', sqlite, status, close: () => db.destroy() };
+    // The checkpoint thread closes its connection first, so that the serving one is the last and
+    // SQLite checkpoints and removes the log as it closes.
+    const close = async () => {
+      await sqlite.checkpointer?.stop();
+      await db.destroy();
+    };
+    return { db, dialect: 'sqlite', sqlite, status, close };
   }
   // Without options (tests, benchmarks, scripts) there are no time-outs, as node-postgres has none;
   // serve, worker and the CLI pass the configured ones (timeoutsOf).

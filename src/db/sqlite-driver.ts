@@ -1,5 +1,6 @@
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 
 /** Values node:sqlite cannot bind are converted the same way everywhere: booleans to 0/1, dates to ISO text. */
 function bindable(value: unknown): SQLInputValue {
@@ -26,7 +27,10 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
   static readonly CACHE_SIZE = 512;
 
-  constructor(path: string, options: { busyTimeoutMs?: number; cacheMb?: number } = {}) {
+  /** The checkpoint thread of a serving process (`checkpointer` option), null elsewhere. */
+  readonly checkpointer: SqliteCheckpointer | null = null;
+
+  constructor(path: string, options: { busyTimeoutMs?: number; cacheMb?: number; checkpointer?: boolean | { startAtPages: number } } = {}) {
     this.#db = new DatabaseSync(path);
     // Explicit pragmas: WAL for concurrent readers, NORMAL sync (durable at checkpoints, safe with WAL),
     // enforced foreign keys, a busy timeout for other processes, and a page cache of CUSTOPS_SQLITE_CACHE_MB
@@ -39,6 +43,9 @@ export class NodeSqliteDatabase implements SqliteDatabase {
       PRAGMA cache_size = -${Math.trunc((options.cacheMb ?? 16) * 1024)};
       PRAGMA temp_store = MEMORY;
     `);
+    if (options.checkpointer && path !== ':memory:') {
+      this.checkpointer = new SqliteCheckpointer(path, this.#db, options.checkpointer === true ? {} : options.checkpointer);
+    }
   }
 
   get raw(): DatabaseSync {

@@ -6,12 +6,15 @@ import type { DependencyStatus } from '../../lib/dependency-status.ts';
 import type { RateLimitBackend, RateLimitStore } from '../../http/rate-limit.ts';
 import type { RedisRateLimitStore } from '../../http/rate-limit-redis.ts';
 import { authChangeStats } from '../api-keys/api-keys.repository.ts';
+import type { CheckpointerStats } from '../../db/sqlite-checkpointer.ts';
 
 /** What this process depends on, as /readyz and /metrics report it. */
 export interface Dependencies {
   db: Db;
   database: DependencyStatus;
   rateLimit: RateLimitStore;
+  /** SQLite with the checkpoint thread (`serve`): its state. */
+  checkpointer?: CheckpointerStats | null;
 }
 
 export interface Readiness {
@@ -96,5 +99,33 @@ export function createDependencyRegistry(deps: Dependencies): Registry {
       this.inc(store.fallbackHits ?? 0);
     },
   });
+  const checkpointer = deps.checkpointer;
+  if (checkpointer) {
+    new Gauge({
+      name: 'custops_sqlite_checkpoint_thread',
+      help: "SQLite: 1 while this process's checkpoint thread runs (it starts once the write-ahead log has reached 1,000 pages), 0 before it starts or after it failed.",
+      registers: [registry],
+      collect() {
+        this.set(checkpointer.running ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'custops_sqlite_checkpoint_thread_failed',
+      help: 'SQLite: 1 if the checkpoint thread failed (the connection then checkpoints inside commits, as SQLite does by default).',
+      registers: [registry],
+      collect() {
+        this.set(checkpointer.error === null ? 0 : 1);
+      },
+    });
+    new Counter({
+      name: 'custops_sqlite_checkpoints_total',
+      help: "SQLite: checkpoints of this process's checkpoint thread that found the write-ahead log moved on.",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(checkpointer.checkpoints);
+      },
+    });
+  }
   return registry;
 }

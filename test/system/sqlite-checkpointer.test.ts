@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, openSync, readSync, closeSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase, sqlitePath, type DatabaseHandle } from '../../src/db/database.ts';
+import { SAFETY_NET_PAGES } from '../../src/db/sqlite-checkpointer.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { startServer } from '../../src/server.ts';
+
+// SQLite's WAL checkpoints on a thread of their own (src/db/sqlite-checkpointer.ts).
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'custops-ckpt-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/**
+ * The log's last frame and the frames copied back, read from the wal-index (the `-shm` file; layout:
+ * sqlite.org/walformat.html): `mxFrame` at byte 16 of the header, `nBackfill` at byte 96. Reading it
+ * takes no lock and checkpoints nothing, unlike `PRAGMA wal_checkpoint`.
+ */
+function walIndex(path: string): { mxFrame: number; nBackfill: number } {
+  const fd = openSync(`${path}-shm`, 'r');
+  try {
+    const b = Buffer.alloc(100);
+    readSync(fd, b, 0, 100, 0);
+    return { mxFrame: b.readUInt32LE(16), nBackfill: b.readUInt32LE(96) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function raw(h: DatabaseHandle): DatabaseSync {
+  assert.ok(h.sqlite);
+  return h.sqlite.raw;
+}
+
+function writeRows(db: DatabaseSync, from: number, count: number): void {
+  const insert = db.prepare('insert into t (id, v) values (?, ?)');
+  for (let i = from; i < from + count; i++) {
+    db.exec('begin immediate');
+    insert.run(i, randomBytes(3000));
+    db.exec('commit');
+  }
+}
+
+async function until(what: string, check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+describe('SQLite checkpoints on a thread of their own', () => {
+  test('the thread starts once the log has grown, copies the log back while the serving connection only commits, and the log starts over', async () => {
+    const path = join(scratch(), 'c.db');
+    const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages: 40 } });
+    try {
+      const db = raw(h);
+      const checkpointer = h.sqlite?.checkpointer;
+      assert.ok(checkpointer);
+      db.exec('create table t (id integer primary key, v blob)');
+      assert.equal(checkpointer.look(), false, 'a short log starts no thread');
+      writeRows(db, 1, 40);
+      assert.equal(checkpointer.look(), true, 'a log of 40 pages starts the thread');
+      assert.equal(Number((db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint), SAFETY_NET_PAGES);
+
+      // Well below the serving connection's own threshold: only the thread can copy these back.
+      writeRows(db, 41, 1500);
+      const written = walIndex(path).mxFrame;
+      assert.ok(written >= 1500 && written < SAFETY_NET_PAGES, `log of ${written} frames`);
+      await until('the thread to copy the log back', () => walIndex(path).nBackfill === walIndex(path).mxFrame && checkpointer.stats.checkpoints > 0);
+      // Every frame is back in the database file: the next write starts the log over.
+      writeRows(db, 1541, 1);
+      assert.ok(walIndex(path).mxFrame < 10, `the log started over (${walIndex(path).mxFrame} frames)`);
+      assert.equal(checkpointer.stats.error, null);
+    } finally {
+      await h.close();
+    }
+    const check = new DatabaseSync(path, { readOnly: true });
+    try {
+      assert.deepEqual({ ...(check.prepare('select count(*) n, min(id) lo, max(id) hi from t').get() as object) }, { n: 1541, lo: 1, hi: 1541 });
+      assert.equal((check.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
+    } finally {
+      check.close();
+    }
+  });
+
+  test('under writes that never pause, the log stays bounded (the serving connection lets it start over at the safety net)', async () => {
+    const path = join(scratch(), 'c.db');
+    const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages: 40 } });
+    try {
+      const db = raw(h);
+      db.exec('create table t (id integer primary key, v blob)');
+      writeRows(db, 1, 40);
+      assert.equal(h.sqlite?.checkpointer?.look(), true);
+      const pageSize = Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
+      // Three times the safety net's pages, with no turn of the event loop in between.
+      let largest = 0;
+      for (let from = 41; from < 41 + 3 * SAFETY_NET_PAGES; from += 1000) {
+        writeRows(db, from, 1000);
+        largest = Math.max(largest, statSync(`${path}-wal`).size);
+      }
+      const bound = 32 + (SAFETY_NET_PAGES + 1000 * 4) * (pageSize + 24);
+      assert.ok(largest <= bound, `log file ${largest} bytes, bound ${bound}`);
+      assert.ok(walIndex(path).mxFrame < SAFETY_NET_PAGES + 1000 * 4);
+    } finally {
+      await h.close();
+    }
+    const check = new DatabaseSync(path, { readOnly: true });
+    try {
+      assert.equal(Number((check.prepare('select count(*) n from t').get() as { n: number }).n), 40 + 3 * SAFETY_NET_PAGES);
+    } finally {
+      check.close();
+    }
+  });
+
+  test('a process killed while its thread checkpoints leaves a sound database with every acknowledged commit', async () => {
+    const dir = scratch();
+    const path = join(dir, 'c.db');
+    const setup = new DatabaseSync(path);
+    setup.exec('PRAGMA journal_mode = WAL; create table t (id integer primary key, v blob)');
+    setup.close();
+    // A real process: commits one row at a time and says which it has committed, its thread copying back.
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
+        import { openDatabase } from ${JSON.stringify(new URL('../../src/db/database.ts', import.meta.url).href)};
+        import { randomBytes } from 'node:crypto';
+        const h = openDatabase(${JSON.stringify(`sqlite:${path}`)}, { sqliteCheckpointer: { startAtPages: 40 } });
+        const db = h.sqlite.raw;
+        const insert = db.prepare('insert into t (id, v) values (?, ?)');
+        let id = 0;
+        const step = () => {
+          for (let i = 0; i < 200; i++) { db.exec('begin immediate'); insert.run(++id, randomBytes(3000)); db.exec('commit'); }
+          h.sqlite.checkpointer.look();
+          process.stdout.write(id + ' ' + h.sqlite.checkpointer.stats.checkpoints + '\\n');
+          // Never killed (the thread did not copy back): stop, and let the test fail, rather than fill the disk.
+          if (id < 60000 && !h.sqlite.checkpointer.stats.error) setImmediate(step);
+          else process.stdout.write('gave up ' + JSON.stringify(h.sqlite.checkpointer.stats) + '\\n', () => process.exit(3));
+        };
+        step();
+        `,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let acknowledged = 0;
+    let lines = '';
+    const killed = new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        lines += chunk.toString();
+        const all = lines.trim().split('\n');
+        if (all[all.length - 1].startsWith('gave up')) return;
+        const [id, checkpoints] = all[all.length - 1].split(' ').map(Number);
+        acknowledged = id;
+        // Killed once the thread has copied back a few times and the log is long again.
+        if (checkpoints >= 5 && id > 20_000 && child.exitCode === null && !child.killed) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.once('exit', () => resolve());
+    });
+    await killed;
+    await new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once('exit', resolve) : resolve(null)));
+    assert.equal(child.signalCode, 'SIGKILL', `the process was killed, not finished: ${lines.slice(-300)}`);
+    const db = new DatabaseSync(path);
+    try {
+      assert.equal((db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
+      const { n, hi } = db.prepare('select count(*) n, max(id) hi from t').get() as { n: number; hi: number };
+      assert.ok(Number(hi) >= acknowledged, `rows up to ${hi}, ${acknowledged} acknowledged`);
+      assert.equal(Number(n), Number(hi), 'no hole in the committed rows');
+    } finally {
+      db.close();
+    }
+  });
+
+  test("serve: writes through the API start the thread, and /metrics reports it; CUSTOPS_SQLITE_CHECKPOINT_THREAD=0 keeps SQLite's own checkpoints", async () => {
+    const TOKEN = randomBytes(12).toString('hex');
+    for (const setting of [undefined, '0'] as const) {
+      const config = loadConfig({
+        DATABASE_URL: `sqlite:${join(scratch(), 's.db')}`,
+        CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+        CUSTOPS_METRICS_TOKEN: TOKEN,
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ...(setting === undefined ? {} : { CUSTOPS_SQLITE_CHECKPOINT_THREAD: setting }),
+      });
+      const server = await startServer(config, { logger: false });
+      try {
+        const checkpointer = server.database.sqlite?.checkpointer ?? null;
+        assert.equal(checkpointer !== null, setting === undefined);
+        const deps = { db: server.database.db, clock: systemClock };
+        const { account } = await createAccount(deps, { name: 'Checkpoints' });
+        const key = (await createApiKey(deps, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: 1_000_000 })).secret;
+        // Writes through the API until the log file has held 1,000 pages (its size is its high point).
+        const path = sqlitePath(config.databaseUrl);
+        for (let i = 0; (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) < 1_000 * (4096 + 24); i++) {
+          assert.ok(i < 5_000, 'the log grows with writes');
+          const res = await fetch(`${server.url}/api/v1/orgs`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `Org ${i} ${'x'.repeat(150)}` }),
+          });
+          assert.equal(res.status, 201);
+        }
+        const metrics = async () => {
+          const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+          assert.equal(res.status, 200);
+          return (await res.text()).split('\n');
+        };
+        if (checkpointer) {
+          assert.equal(checkpointer.look(), true);
+          await until('a checkpoint of the thread', () => checkpointer.stats.checkpoints > 0);
+          const lines = await metrics();
+          assert.ok(lines.includes('custops_sqlite_checkpoint_thread 1'), lines.join('\n'));
+          assert.ok(lines.includes('custops_sqlite_checkpoint_thread_failed 0'));
+          assert.ok(lines.some((l) => /^custops_sqlite_checkpoints_total [1-9]\d*$/.test(l)));
+        } else {
+          assert.ok(!(await metrics()).some((l) => l.startsWith('custops_sqlite_checkpoint')));
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+  });
+});
