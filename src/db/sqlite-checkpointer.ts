@@ -8,8 +8,9 @@ import { Worker } from 'node:worker_threads';
  *
  * SQLite copies the write-ahead log back into the database file in a checkpoint, by default inside
  * whichever commit takes the log past 1,000 pages: on the event loop, with two `fsync`s. Here a worker
- * thread with its own connection runs `PRAGMA wal_checkpoint(PASSIVE)` while the log grows (a passive
- * checkpoint never waits for, or holds up, the serving connection's readers and writer), and the
+ * thread with its own connection runs `PRAGMA wal_checkpoint(PASSIVE)` each time 1,000 frames wait to
+ * be copied (a passive checkpoint never waits for, or holds up, the serving connection's readers and
+ * writer), and the
  * serving connection keeps an automatic checkpoint of its own at `SAFETY_NET_PAGES`: under a steady
  * write load the thread's checkpoints always leave the newest frames behind, and SQLite starts the log
  * over only once every frame is copied, so the serving connection copies those few and lets the log
@@ -24,27 +25,60 @@ export const DEFAULT_AUTOCHECKPOINT_PAGES = 1_000;
 const LOOK_EVERY_MS = 1_000;
 
 // Plain JavaScript for an `eval` worker: no file to resolve in the TypeScript sources and in `dist`.
-// Polls every 5 ms while the log grows (a checkpoint that copies frames takes longer than that, its
-// two fsyncs included), backing off to once a second while it does not.
+//
+// Every 10 ms the thread reads how far the log runs ahead of the database file from the wal-index
+// (the `-shm` file, sqlite.org/walformat.html: the log's last frame `mxFrame` at byte 16 of the
+// header, the frames copied back `nBackfill` at byte 96). Reading it takes no lock and costs a few
+// microseconds; a torn read only moves one checkpoint a little. It checkpoints when 1,000 frames wait
+// (SQLite's own cadence, so as many checkpoints and `fsync`s as SQLite would make by itself), and
+// once more after a second without writes, so that an idle log is all copied and the next write
+// starts it over. If the wal-index cannot be read, it checkpoints every 100 ms instead.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
+const { openSync, readSync, closeSync } = require('node:fs');
 const db = new DatabaseSync(workerData.path);
 const step = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+let shm = -1;
+try { shm = openSync(workerData.path + '-shm', 'r'); } catch {}
+const header = Buffer.alloc(100);
 let stopping = false;
-let wait = 5;
-let last = '';
+let lastFrame = -1;
+let quietSince = Date.now();
+let blind = 0;
 parentPort.on('message', (m) => { if (m === 'stop') stopping = true; });
+function waiting() {
+  if (shm < 0) return null;
+  try {
+    if (readSync(shm, header, 0, 100, 0) < 100) return null;
+  } catch { return null; }
+  const mxFrame = header.readUInt32LE(16);
+  const nBackfill = header.readUInt32LE(96);
+  if (mxFrame !== lastFrame) { lastFrame = mxFrame; quietSince = Date.now(); }
+  return mxFrame > nBackfill ? mxFrame - nBackfill : 0;
+}
+function checkpoint() {
+  const r = step.get();
+  if (r.busy === 0 && r.checkpointed > 0) parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed });
+}
 function loop() {
-  if (stopping) { db.close(); parentPort.close(); return; }
-  let r;
-  try { r = step.get(); } catch (err) { parentPort.postMessage({ error: String((err && err.message) || err) }); db.close(); parentPort.close(); return; }
-  const now = r.log + ':' + r.checkpointed;
-  const moved = now !== last;
-  last = now;
-  if (moved && r.checkpointed > 0) parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed });
-  wait = moved ? 5 : Math.min(1000, wait * 2);
-  setTimeout(loop, wait);
+  if (stopping) { if (shm >= 0) closeSync(shm); db.close(); parentPort.close(); return; }
+  try {
+    const frames = waiting();
+    if (frames === null) {
+      blind += 10;
+      if (blind >= 100) { blind = 0; checkpoint(); }
+    } else if (frames >= workerData.pages || (frames > 0 && Date.now() - quietSince >= 1000)) {
+      checkpoint();
+    }
+  } catch (err) {
+    parentPort.postMessage({ error: String((err && err.message) || err) });
+    if (shm >= 0) closeSync(shm);
+    db.close();
+    parentPort.close();
+    return;
+  }
+  setTimeout(loop, 10);
 }
 loop();
 `;
@@ -52,7 +86,7 @@ loop();
 export interface CheckpointerStats {
   /** The thread runs. */
   running: boolean;
-  /** Checkpoints of the thread that found the log moved on (frames copied, or a log started over). */
+  /** Checkpoints of the thread that copied frames back. */
   checkpoints: number;
   /** The thread's last error (it has then stopped, and the serving connection checkpoints by itself). */
   error: string | null;
@@ -100,7 +134,7 @@ export class SqliteCheckpointer {
     this.#timer = null;
     // No inherited flags: the source is a CommonJS script whatever the process was started with
     // (`--input-type=module` would make it a module), and the thread needs none of the process's.
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path: this.#path }, execArgv: [] });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path: this.#path, pages: DEFAULT_AUTOCHECKPOINT_PAGES }, execArgv: [] });
     worker.unref();
     this.#worker = worker;
     this.stats.running = true;
