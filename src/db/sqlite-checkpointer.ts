@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 
@@ -83,6 +83,27 @@ function loop() {
 loop();
 `;
 
+/**
+ * The write-ahead log now, from its wal-index header (the thread reads it the same way): `frames`, its
+ * length (`mxFrame`, byte 16), and `salt` (bytes 32–39), which changes each time the log starts over.
+ * Null when there is no wal-index to read.
+ */
+export function logState(path: string): { frames: number; salt: string } | null {
+  let fd: number;
+  try {
+    fd = openSync(`${path}-shm`, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const header = Buffer.alloc(40);
+    if (readSync(fd, header, 0, 40, 0) < 40) return null;
+    return { frames: header.readUInt32LE(16), salt: header.toString('hex', 32, 40) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export interface CheckpointerStats {
   /** The thread runs. */
   running: boolean;
@@ -95,7 +116,8 @@ export interface CheckpointerStats {
 export class SqliteCheckpointer {
   readonly #path: string;
   readonly #main: DatabaseSync;
-  readonly #startAtBytes: number;
+  readonly #startAtPages: number;
+  #salt: string | null = null;
   #timer: NodeJS.Timeout | null = null;
   #worker: Worker | null = null;
   #exited: Promise<void> | null = null;
@@ -106,8 +128,7 @@ export class SqliteCheckpointer {
   constructor(path: string, main: DatabaseSync, options: { startAtPages?: number } = {}) {
     this.#path = path;
     this.#main = main;
-    const pageSize = Number((main.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
-    this.#startAtBytes = (options.startAtPages ?? DEFAULT_AUTOCHECKPOINT_PAGES) * pageSize;
+    this.#startAtPages = options.startAtPages ?? DEFAULT_AUTOCHECKPOINT_PAGES;
     this.#timer = setInterval(() => this.#look(), LOOK_EVERY_MS);
     this.#timer.unref();
   }
@@ -120,13 +141,15 @@ export class SqliteCheckpointer {
 
   #look(): void {
     if (this.#worker || this.stats.error) return;
-    let size = 0;
-    try {
-      size = statSync(`${this.#path}-wal`).size;
-    } catch {
-      return; // no log yet
-    }
-    if (size >= this.#startAtBytes) this.#start();
+    // The log's length now, from the wal-index: the log file's size is its high point (SQLite writes
+    // over the file when the log starts over), so a log long once, a seed's say, would start the thread.
+    // Before the thread, SQLite starts the log over after each automatic checkpoint at 1,000 pages,
+    // so a log that started over since the last look had reached them too.
+    const now = logState(this.#path);
+    if (!now) return;
+    const restarted = this.#salt !== null && now.salt !== this.#salt;
+    this.#salt = now.salt;
+    if (now.frames >= this.#startAtPages || restarted) this.#start();
   }
 
   #start(): void {

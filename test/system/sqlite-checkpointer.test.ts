@@ -100,6 +100,22 @@ describe('SQLite checkpoints on a thread of their own', () => {
     }
   });
 
+  test('a log that started over since the last look (SQLite checkpointed it by itself) starts the thread too', async () => {
+    const path = join(scratch(), 'c.db');
+    // A threshold above SQLite's own 1,000 pages: the log never gets that long before the thread.
+    const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages: 5_000 } });
+    try {
+      const db = raw(h);
+      db.exec('create table t (id integer primary key, v blob)');
+      assert.equal(h.sqlite?.checkpointer?.look(), false);
+      writeRows(db, 1, 600); // about 1,200 frames: SQLite's automatic checkpoint, and the log starts over
+      assert.ok(walIndex(path).mxFrame < 1_000, `the log started over (${walIndex(path).mxFrame} frames)`);
+      assert.equal(h.sqlite?.checkpointer?.look(), true);
+    } finally {
+      await h.close();
+    }
+  });
+
   test('under writes that never pause, the log stays bounded (the serving connection lets it start over at the safety net)', async () => {
     const path = join(scratch(), 'c.db');
     const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages: 40 } });
