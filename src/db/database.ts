@@ -126,6 +126,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     const close = async () => {
       await sqlite.checkpointer?.stop();
       await db.destroy();
+      sqlite.close(); // Kysely closes it only if a query ran through it
     };
     return { db, dialect: 'sqlite', sqlite, status, close };
   }

@@ -117,7 +117,7 @@ export class SqliteCheckpointer {
   readonly #path: string;
   readonly #main: DatabaseSync;
   readonly #startAtPages: number;
-  #salt: string | null = null;
+  #last: { frames: number; salt: string } | null = null;
   #timer: NodeJS.Timeout | null = null;
   #worker: Worker | null = null;
   #exited: Promise<void> | null = null;
@@ -141,15 +141,18 @@ export class SqliteCheckpointer {
 
   #look(): void {
     if (this.#worker || this.stats.error) return;
-    // The log's length now, from the wal-index: the log file's size is its high point (SQLite writes
-    // over the file when the log starts over), so a log long once, a seed's say, would start the thread.
-    // Before the thread, SQLite starts the log over after each automatic checkpoint at 1,000 pages,
-    // so a log that started over since the last look had reached them too.
+    // The log now, from the wal-index: the log file's size is its high point (SQLite writes over the
+    // file when the log starts over), so it would start the thread for a log long once. The thread
+    // starts when writes are growing the log (any process's): either it is long and moved since the
+    // last look, or it started over since then (before the thread, SQLite starts it over after each
+    // of its automatic checkpoints at 1,000 pages). A long log left by another process that nobody
+    // writes to starts nothing: the thread would cost its memory for a copy nobody waits for.
     const now = logState(this.#path);
     if (!now) return;
-    const restarted = this.#salt !== null && now.salt !== this.#salt;
-    this.#salt = now.salt;
-    if (now.frames >= this.#startAtPages || restarted) this.#start();
+    const last = this.#last;
+    this.#last = now;
+    if (!last) return;
+    if (now.salt !== last.salt || (now.frames >= this.#startAtPages && now.frames !== last.frames)) this.#start();
   }
 
   #start(): void {

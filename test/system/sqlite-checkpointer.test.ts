@@ -74,9 +74,11 @@ describe('SQLite checkpoints on a thread of their own', () => {
       const checkpointer = h.sqlite?.checkpointer;
       assert.ok(checkpointer);
       db.exec('create table t (id integer primary key, v blob)');
+      assert.equal(checkpointer.look(), false);
+      writeRows(db, 1, 10);
       assert.equal(checkpointer.look(), false, 'a short log starts no thread');
-      writeRows(db, 1, 40);
-      assert.equal(checkpointer.look(), true, 'a log of 40 pages starts the thread');
+      writeRows(db, 11, 30);
+      assert.equal(checkpointer.look(), true, 'a log of 40 pages, growing, starts the thread');
       assert.equal(Number((db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint), SAFETY_NET_PAGES);
 
       // Well below the serving connection's own threshold: only the thread can copy these back.
@@ -85,7 +87,7 @@ describe('SQLite checkpoints on a thread of their own', () => {
       assert.ok(written >= 1500 && written < SAFETY_NET_PAGES, `log of ${written} frames`);
       await until('the thread to copy the log back', () => walIndex(path).nBackfill === walIndex(path).mxFrame && checkpointer.stats.checkpoints > 0);
       // Every frame is back in the database file: the next write starts the log over.
-      writeRows(db, 1541, 1);
+      writeRows(db, 41 + 1500, 1);
       assert.ok(walIndex(path).mxFrame < 10, `the log started over (${walIndex(path).mxFrame} frames)`);
       assert.equal(checkpointer.stats.error, null);
     } finally {
@@ -116,12 +118,31 @@ describe('SQLite checkpoints on a thread of their own', () => {
     }
   });
 
+  test('a long log that nobody writes to (another connection left it) starts nothing until writes grow it', async () => {
+    const path = join(scratch(), 'c.db');
+    const other = new DatabaseSync(path);
+    other.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; create table t (id integer primary key, v blob)');
+    writeRows(other, 1, 100); // about 200 frames, left in the log while this connection stays open
+    const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages: 40 } });
+    try {
+      assert.ok(walIndex(path).mxFrame >= 40);
+      assert.equal(h.sqlite?.checkpointer?.look(), false);
+      assert.equal(h.sqlite?.checkpointer?.look(), false, 'a long log that does not move');
+      writeRows(raw(h), 101, 1);
+      assert.equal(h.sqlite?.checkpointer?.look(), true, 'the same log, growing');
+    } finally {
+      await h.close();
+      other.close();
+    }
+  });
+
   test('under writes that never pause, the log stays bounded (the serving connection lets it start over at the safety net)', async () => {
     const path = join(scratch(), 'c.db');
     const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages: 40 } });
     try {
       const db = raw(h);
       db.exec('create table t (id integer primary key, v blob)');
+      h.sqlite?.checkpointer?.look();
       writeRows(db, 1, 40);
       assert.equal(h.sqlite?.checkpointer?.look(), true);
       const pageSize = Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
@@ -224,6 +245,7 @@ describe('SQLite checkpoints on a thread of their own', () => {
       try {
         const checkpointer = server.database.sqlite?.checkpointer ?? null;
         assert.equal(checkpointer !== null, setting === undefined);
+        checkpointer?.look(); // the log before the writes (the thread starts when writes grow it)
         const deps = { db: server.database.db, clock: systemClock };
         const { account } = await createAccount(deps, { name: 'Checkpoints' });
         const key = (await createApiKey(deps, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: 1_000_000 })).secret;
