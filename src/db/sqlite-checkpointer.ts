@@ -118,6 +118,7 @@ export class SqliteCheckpointer {
   readonly #main: DatabaseSync;
   readonly #startAtPages: number;
   #last: { frames: number; salt: string } | null = null;
+  #moved = false;
   #timer: NodeJS.Timeout | null = null;
   #worker: Worker | null = null;
   #exited: Promise<void> | null = null;
@@ -143,16 +144,21 @@ export class SqliteCheckpointer {
     if (this.#worker || this.stats.error) return;
     // The log now, from the wal-index: the log file's size is its high point (SQLite writes over the
     // file when the log starts over), so it would start the thread for a log long once. The thread
-    // starts when writes are growing the log (any process's): either it is long and moved since the
-    // last look, or it started over since then (before the thread, SQLite starts it over after each
-    // of its automatic checkpoints at 1,000 pages). A long log left by another process that nobody
-    // writes to starts nothing: the thread would cost its memory for a copy nobody waits for.
+    // starts when writes keep growing the log (any process's): it moved at this look and at the one
+    // before (a second or more of writes: a burst, such as the migrations at start, pays SQLite's
+    // own checkpoint instead of the thread's memory), and it is long, or started over since the
+    // last look (before the thread, SQLite starts it over after its automatic checkpoint at 1,000
+    // pages). A long log another process left, that nobody writes to, starts nothing.
     const now = logState(this.#path);
     if (!now) return;
     const last = this.#last;
     this.#last = now;
     if (!last) return;
-    if (now.salt !== last.salt || (now.frames >= this.#startAtPages && now.frames !== last.frames)) this.#start();
+    const restarted = now.salt !== last.salt;
+    const moved = restarted || now.frames !== last.frames;
+    const movedBefore = this.#moved;
+    this.#moved = moved;
+    if (moved && movedBefore && (restarted || now.frames >= this.#startAtPages)) this.#start();
   }
 
   #start(): void {

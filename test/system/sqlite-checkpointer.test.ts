@@ -29,15 +29,16 @@ function scratch(): string {
 
 /**
  * The log's last frame and the frames copied back, read from the wal-index (the `-shm` file; layout:
- * sqlite.org/walformat.html): `mxFrame` at byte 16 of the header, `nBackfill` at byte 96. Reading it
+ * sqlite.org/walformat.html): `mxFrame` at byte 16 of the header, the salt that changes when the log
+ * starts over at bytes 32–39, `nBackfill` at byte 96. Reading it
  * takes no lock and checkpoints nothing, unlike `PRAGMA wal_checkpoint`.
  */
-function walIndex(path: string): { mxFrame: number; nBackfill: number } {
+function walIndex(path: string): { mxFrame: number; nBackfill: number; salt: string } {
   const fd = openSync(`${path}-shm`, 'r');
   try {
     const b = Buffer.alloc(100);
     readSync(fd, b, 0, 100, 0);
-    return { mxFrame: b.readUInt32LE(16), nBackfill: b.readUInt32LE(96) };
+    return { mxFrame: b.readUInt32LE(16), nBackfill: b.readUInt32LE(96), salt: b.toString('hex', 32, 40) };
   } finally {
     closeSync(fd);
   }
@@ -78,7 +79,7 @@ describe('SQLite checkpoints on a thread of their own', () => {
       writeRows(db, 1, 10);
       assert.equal(checkpointer.look(), false, 'a short log starts no thread');
       writeRows(db, 11, 30);
-      assert.equal(checkpointer.look(), true, 'a log of 40 pages, growing, starts the thread');
+      assert.equal(checkpointer.look(), true, 'a log of 40 pages, growing since the last two looks, starts the thread');
       assert.equal(Number((db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint), SAFETY_NET_PAGES);
 
       // Well below the serving connection's own threshold: only the thread can copy these back.
@@ -110,8 +111,11 @@ describe('SQLite checkpoints on a thread of their own', () => {
       const db = raw(h);
       db.exec('create table t (id integer primary key, v blob)');
       assert.equal(h.sqlite?.checkpointer?.look(), false);
-      writeRows(db, 1, 600); // about 1,200 frames: SQLite's automatic checkpoint, and the log starts over
-      assert.ok(walIndex(path).mxFrame < 1_000, `the log started over (${walIndex(path).mxFrame} frames)`);
+      writeRows(db, 1, 200);
+      assert.equal(h.sqlite?.checkpointer?.look(), false, 'growing, but short and not started over');
+      const before = walIndex(path).salt;
+      writeRows(db, 201, 400); // past 1,000 frames: SQLite's automatic checkpoint, and the log starts over
+      assert.notEqual(walIndex(path).salt, before, 'the log started over');
       assert.equal(h.sqlite?.checkpointer?.look(), true);
     } finally {
       await h.close();
@@ -129,7 +133,9 @@ describe('SQLite checkpoints on a thread of their own', () => {
       assert.equal(h.sqlite?.checkpointer?.look(), false);
       assert.equal(h.sqlite?.checkpointer?.look(), false, 'a long log that does not move');
       writeRows(raw(h), 101, 1);
-      assert.equal(h.sqlite?.checkpointer?.look(), true, 'the same log, growing');
+      assert.equal(h.sqlite?.checkpointer?.look(), false, 'one write: a burst');
+      writeRows(raw(h), 102, 1);
+      assert.equal(h.sqlite?.checkpointer?.look(), true, 'the same log, still growing');
     } finally {
       await h.close();
       other.close();
@@ -143,7 +149,9 @@ describe('SQLite checkpoints on a thread of their own', () => {
       const db = raw(h);
       db.exec('create table t (id integer primary key, v blob)');
       h.sqlite?.checkpointer?.look();
-      writeRows(db, 1, 40);
+      writeRows(db, 1, 20);
+      h.sqlite?.checkpointer?.look();
+      writeRows(db, 21, 20);
       assert.equal(h.sqlite?.checkpointer?.look(), true);
       const pageSize = Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
       // Three times the safety net's pages, with no turn of the event loop in between.
@@ -245,7 +253,7 @@ describe('SQLite checkpoints on a thread of their own', () => {
       try {
         const checkpointer = server.database.sqlite?.checkpointer ?? null;
         assert.equal(checkpointer !== null, setting === undefined);
-        checkpointer?.look(); // the log before the writes (the thread starts when writes grow it)
+        checkpointer?.look(); // the log before the writes (the thread starts when writes keep growing it)
         const deps = { db: server.database.db, clock: systemClock };
         const { account } = await createAccount(deps, { name: 'Checkpoints' });
         const key = (await createApiKey(deps, { accountId: account.id, name: 'k', scopes: ['*'], rateLimitPerMinute: 1_000_000 })).secret;
@@ -270,6 +278,9 @@ describe('SQLite checkpoints on a thread of their own', () => {
           return (await res.text()).split('\n');
         };
         if (checkpointer) {
+          // Writes that go on: the log starts over (SQLite's own checkpoint) and keeps growing.
+          checkpointer.look();
+          for (let i = 0; i < 20; i++) await createOrg();
           assert.equal(checkpointer.look(), true);
           // More writes, then the thread copies them back (at 1,000 frames, or after a quiet second).
           for (let i = 0; i < 150; i++) await createOrg();
