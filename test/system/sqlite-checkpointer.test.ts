@@ -239,7 +239,7 @@ describe('SQLite checkpoints on a thread of their own', () => {
 
   test("serve: writes through the API start the thread, and /metrics reports it; CUSTOPS_SQLITE_CHECKPOINT_THREAD=0 keeps SQLite's own checkpoints", async () => {
     const TOKEN = randomBytes(12).toString('hex');
-    for (const setting of [undefined, '0'] as const) {
+    for (const setting of ['1', undefined] as const) {
       const config = loadConfig({
         DATABASE_URL: `sqlite:${join(scratch(), 's.db')}`,
         CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
@@ -252,7 +252,7 @@ describe('SQLite checkpoints on a thread of their own', () => {
       const server = await startServer(config, { logger: false });
       try {
         const checkpointer = server.database.sqlite?.checkpointer ?? null;
-        assert.equal(checkpointer !== null, setting === undefined);
+        assert.equal(checkpointer !== null, setting === '1');
         checkpointer?.look(); // the log before the writes (the thread starts when writes keep growing it)
         const deps = { db: server.database.db, clock: systemClock };
         const { account } = await createAccount(deps, { name: 'Checkpoints' });
