@@ -134,8 +134,8 @@ export const SettingsSchema = Type.Object({
   sqliteCacheMb: integer('CUSTOPS_SQLITE_CACHE_MB', 16, 1, 65_536, "SQLite: the connection's page cache, in MiB (docs/operations.md#memory)"),
   sqliteCheckpointThread: flag(
     'CUSTOPS_SQLITE_CHECKPOINT_THREAD',
-    'SQLite: 1 makes serve and worker copy the write-ahead log back on a thread of their own while writes keep growing it (0: inside commits, as SQLite does by default)',
-    '0',
+    'SQLite: serve and worker copy the write-ahead log back on a thread of their own while writes keep growing it (0: inside commits, as SQLite does by default)',
+    '1',
   ),
   redisTimeoutMs: integer('CUSTOPS_REDIS_TIMEOUT_MS', 50, 1, 60_000, 'time budget of one rate-limit call to Redis; beyond it the process limits locally'),
   httpHeadersTimeoutMs: integer('CUSTOPS_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000, 'the request head must arrive within this'),

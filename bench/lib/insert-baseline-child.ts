@@ -26,8 +26,8 @@ type Insert = (values: (string | number | null)[]) => Promise<number>;
 let insert: Insert;
 let close: () => Promise<void>;
 if (url.startsWith('sqlite:')) {
-  // The API's checkpoints too: on a thread of their own with CUSTOPS_SQLITE_CHECKPOINT_THREAD=1.
-  const sqlite = new NodeSqliteDatabase(sqlitePath(url), { checkpointer: /^(1|true|yes)$/i.test(process.env.CUSTOPS_SQLITE_CHECKPOINT_THREAD ?? '0') });
+  // The API's checkpoints too: on a thread of their own unless CUSTOPS_SQLITE_CHECKPOINT_THREAD=0.
+  const sqlite = new NodeSqliteDatabase(sqlitePath(url), { checkpointer: !/^(0|false|no)$/i.test(process.env.CUSTOPS_SQLITE_CHECKPOINT_THREAD ?? '1') });
   const stmt = sqlite.raw.prepare(`insert into deal_activities (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`);
   insert = async (values) => Number((stmt.get(...values) as { id: number }).id);
   close = async () => {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { openSync, readSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 
@@ -16,8 +16,8 @@ import { Worker } from 'node:worker_threads';
  * over only once every frame is copied, so the serving connection copies those few and lets the log
  * start over, once per `SAFETY_NET_PAGES` pages instead of once per 1,000.
  *
- * The thread (a V8 isolate: about 20 MB) starts only once the log has reached 1,000 pages, so an idle
- * or read-mostly process never has it. If it fails, the serving connection checkpoints as before.
+ * The thread (a V8 isolate: about 14 MB of RSS) starts only once writes keep growing the log (`#look`),
+ * so an idle or read-mostly process never has it. If it fails, the serving connection checkpoints as before.
  */
 export const SAFETY_NET_PAGES = 10_000;
 /** SQLite's own automatic checkpoint threshold, kept until the thread runs. */
@@ -27,7 +27,8 @@ const LOOK_EVERY_MS = 1_000;
 // Plain JavaScript for an `eval` worker: no file to resolve in the TypeScript sources and in `dist`.
 //
 // Every 10 ms the thread reads how far the log runs ahead of the database file from the wal-index
-// (the `-shm` file, sqlite.org/walformat.html: the log's last frame `mxFrame` at byte 16 of the
+// (the `-shm` file, through the process's one descriptor of it, `shmDescriptor`;
+// sqlite.org/walformat.html: the log's last frame `mxFrame` at byte 16 of the
 // header, the frames copied back `nBackfill` at byte 96). Reading it takes no lock and costs a few
 // microseconds; a torn read only moves one checkpoint a little. It checkpoints when 1,000 frames wait
 // (SQLite's own cadence, so as many checkpoints and `fsync`s as SQLite would make by itself), and
@@ -36,11 +37,10 @@ const LOOK_EVERY_MS = 1_000;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
-const { openSync, readSync, closeSync } = require('node:fs');
+const { readSync } = require('node:fs');
 const db = new DatabaseSync(workerData.path);
 const step = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-let shm = -1;
-try { shm = openSync(workerData.path + '-shm', 'r'); } catch {}
+const shm = workerData.shmFd; // the process's descriptor (see shmDescriptor): never closed here
 const header = Buffer.alloc(100);
 let stopping = false;
 let lastFrame = -1;
@@ -48,7 +48,7 @@ let quietSince = Date.now();
 let blind = 0;
 parentPort.on('message', (m) => { if (m === 'stop') stopping = true; });
 function waiting() {
-  if (shm < 0) return null;
+  if (shm === null) return null;
   try {
     if (readSync(shm, header, 0, 100, 0) < 100) return null;
   } catch { return null; }
@@ -62,7 +62,7 @@ function checkpoint() {
   if (r.busy === 0 && r.checkpointed > 0) parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed });
 }
 function loop() {
-  if (stopping) { if (shm >= 0) closeSync(shm); db.close(); parentPort.close(); return; }
+  if (stopping) { db.close(); parentPort.close(); return; }
   try {
     const frames = waiting();
     if (frames === null) {
@@ -73,7 +73,6 @@ function loop() {
     }
   } catch (err) {
     parentPort.postMessage({ error: String((err && err.message) || err) });
-    if (shm >= 0) closeSync(shm);
     db.close();
     parentPort.close();
     return;
@@ -84,24 +83,39 @@ loop();
 `;
 
 /**
- * The write-ahead log now, from its wal-index header (the thread reads it the same way): `frames`, its
- * length (`mxFrame`, byte 16), and `salt` (bytes 32–39), which changes each time the log starts over.
- * Null when there is no wal-index to read.
+ * One read-only descriptor of each database's wal-index (`-shm`) per process, opened once and never
+ * closed: closing any descriptor of a file drops every POSIX lock the process holds on that file,
+ * SQLite's own included. SQLite holds a shared lock on the wal-index to say "in use"; without it,
+ * another process closing its last connection takes the file for unused and truncates it, and this
+ * process, which maps it, dies of SIGBUS at its next access (seen: a `custops backup` beside a
+ * `serve` that opened and closed the file on each look).
  */
-export function logState(path: string): { frames: number; salt: string } | null {
-  let fd: number;
-  try {
-    fd = openSync(`${path}-shm`, 'r');
-  } catch {
-    return null;
+const shmDescriptors = new Map<string, number>();
+
+export function shmDescriptor(path: string): number | null {
+  let fd = shmDescriptors.get(path);
+  if (fd === undefined) {
+    try {
+      fd = openSync(`${path}-shm`, 'r');
+    } catch {
+      return null; // no wal-index yet
+    }
+    shmDescriptors.set(path, fd);
   }
-  try {
-    const header = Buffer.alloc(40);
-    if (readSync(fd, header, 0, 40, 0) < 40) return null;
-    return { frames: header.readUInt32LE(16), salt: header.toString('hex', 32, 40) };
-  } finally {
-    closeSync(fd);
-  }
+  return fd;
+}
+
+/**
+ * The write-ahead log now, from its wal-index header (the thread reads it the same way): `frames`, its
+ * length (`mxFrame`, byte 16), `salt` (bytes 32–39), which changes each time the log starts over, and
+ * `backfilled`, the frames copied back (`nBackfill`, byte 96). Null when there is no wal-index to read.
+ */
+export function logState(path: string): { frames: number; salt: string; backfilled: number } | null {
+  const fd = shmDescriptor(path);
+  if (fd === null) return null;
+  const header = Buffer.alloc(100);
+  if (readSync(fd, header, 0, 100, 0) < 100) return null;
+  return { frames: header.readUInt32LE(16), salt: header.toString('hex', 32, 40), backfilled: header.readUInt32LE(96) };
 }
 
 export interface CheckpointerStats {
@@ -166,7 +180,11 @@ export class SqliteCheckpointer {
     this.#timer = null;
     // No inherited flags: the source is a CommonJS script whatever the process was started with
     // (`--input-type=module` would make it a module), and the thread needs none of the process's.
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path: this.#path, pages: DEFAULT_AUTOCHECKPOINT_PAGES }, execArgv: [] });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { path: this.#path, pages: DEFAULT_AUTOCHECKPOINT_PAGES, shmFd: shmDescriptor(this.#path) },
+      execArgv: [],
+    });
     worker.unref();
     this.#worker = worker;
     this.stats.running = true;
