@@ -39,12 +39,33 @@ function raw(h: DatabaseHandle): DatabaseSync {
   return h.sqlite.raw;
 }
 
+/** A new database with the checkpointer (starting at `startAtPages`) and the test's table. */
+function withTable(startAtPages: number): { path: string; h: DatabaseHandle; db: DatabaseSync } {
+  const path = join(scratch(), 'c.db');
+  const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages } });
+  const db = raw(h);
+  db.exec('create table t (id integer primary key, v blob)');
+  return { path, h, db };
+}
+
 function writeRows(db: DatabaseSync, from: number, count: number): void {
   const insert = db.prepare('insert into t (id, v) values (?, ?)');
   for (let i = from; i < from + count; i++) {
     db.exec('begin immediate');
     insert.run(i, randomBytes(3000));
     db.exec('commit');
+  }
+}
+
+/** The table's rows and the file's integrity, read by a new connection after the test's has closed. */
+function reopened(path: string): { n: number; lo: number; hi: number; integrity: string } {
+  const db = new DatabaseSync(path);
+  try {
+    const { n, lo, hi } = db.prepare('select count(*) n, min(id) lo, max(id) hi from t').get() as { n: number; lo: number; hi: number };
+    const { integrity_check } = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string };
+    return { n: Number(n), lo: Number(lo), hi: Number(hi), integrity: integrity_check };
+  } finally {
+    db.close();
   }
 }
 
@@ -58,13 +79,10 @@ async function until(what: string, check: () => boolean, ms = 5_000): Promise<vo
 
 describe('SQLite checkpoints on a thread of their own', () => {
   test('the thread starts once the log has grown, copies the log back while the serving connection only commits, and the log starts over', async () => {
-    const path = join(scratch(), 'c.db');
-    const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages: 40 } });
+    const { path, h, db } = withTable(40);
     try {
-      const db = raw(h);
       const checkpointer = h.sqlite?.checkpointer;
       assert.ok(checkpointer);
-      db.exec('create table t (id integer primary key, v blob)');
       assert.equal(checkpointer.look(), false);
       writeRows(db, 1, 10);
       assert.equal(checkpointer.look(), false, 'a short log starts no thread');
@@ -84,22 +102,13 @@ describe('SQLite checkpoints on a thread of their own', () => {
     } finally {
       await h.close();
     }
-    const check = new DatabaseSync(path, { readOnly: true });
-    try {
-      assert.deepEqual({ ...(check.prepare('select count(*) n, min(id) lo, max(id) hi from t').get() as object) }, { n: 1541, lo: 1, hi: 1541 });
-      assert.equal((check.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
-    } finally {
-      check.close();
-    }
+    assert.deepEqual(reopened(path), { n: 1541, lo: 1, hi: 1541, integrity: 'ok' });
   });
 
   test('a log that started over since the last look (SQLite checkpointed it by itself) starts the thread too', async () => {
-    const path = join(scratch(), 'c.db');
     // A threshold above SQLite's own 1,000 pages: the log never gets that long before the thread.
-    const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages: 5_000 } });
+    const { path, h, db } = withTable(5_000);
     try {
-      const db = raw(h);
-      db.exec('create table t (id integer primary key, v blob)');
       assert.equal(h.sqlite?.checkpointer?.look(), false);
       writeRows(db, 1, 200);
       assert.equal(h.sqlite?.checkpointer?.look(), false, 'growing, but short and not started over');
@@ -133,11 +142,8 @@ describe('SQLite checkpoints on a thread of their own', () => {
   });
 
   test('under writes that never pause, the log stays bounded (the serving connection lets it start over at the safety net)', async () => {
-    const path = join(scratch(), 'c.db');
-    const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages: 40 } });
+    const { path, h, db } = withTable(40);
     try {
-      const db = raw(h);
-      db.exec('create table t (id integer primary key, v blob)');
       h.sqlite?.checkpointer?.look();
       writeRows(db, 1, 20);
       h.sqlite?.checkpointer?.look();
@@ -156,12 +162,7 @@ describe('SQLite checkpoints on a thread of their own', () => {
     } finally {
       await h.close();
     }
-    const check = new DatabaseSync(path, { readOnly: true });
-    try {
-      assert.equal(Number((check.prepare('select count(*) n from t').get() as { n: number }).n), 40 + 3 * SAFETY_NET_PAGES);
-    } finally {
-      check.close();
-    }
+    assert.deepEqual(reopened(path), { n: 40 + 3 * SAFETY_NET_PAGES, lo: 1, hi: 40 + 3 * SAFETY_NET_PAGES, integrity: 'ok' });
   });
 
   test('a process killed while its thread checkpoints leaves a sound database with every acknowledged commit', async () => {
@@ -216,15 +217,10 @@ describe('SQLite checkpoints on a thread of their own', () => {
     await killed;
     await new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once('exit', resolve) : resolve(null)));
     assert.equal(child.signalCode, 'SIGKILL', `the process was killed, not finished: ${lines.slice(-300)}`);
-    const db = new DatabaseSync(path);
-    try {
-      assert.equal((db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
-      const { n, hi } = db.prepare('select count(*) n, max(id) hi from t').get() as { n: number; hi: number };
-      assert.ok(Number(hi) >= acknowledged, `rows up to ${hi}, ${acknowledged} acknowledged`);
-      assert.equal(Number(n), Number(hi), 'no hole in the committed rows');
-    } finally {
-      db.close();
-    }
+    const { n, lo, hi, integrity } = reopened(path);
+    assert.equal(integrity, 'ok');
+    assert.ok(hi >= acknowledged, `rows up to ${hi}, ${acknowledged} acknowledged`);
+    assert.deepEqual([lo, n], [1, hi], 'no hole in the committed rows');
   });
 
   test("serve: writes through the API start the thread, and /metrics reports it; CUSTOPS_SQLITE_CHECKPOINT_THREAD=0 keeps SQLite's own checkpoints", async () => {
