@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { NodeSqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import { sqlitePath } from '../../src/db/database.ts';
+import { loadConfig } from '../../src/config.ts';
 
 interface ActivityBody {
   activity_kind?: string;
@@ -26,8 +27,9 @@ type Insert = (values: (string | number | null)[]) => Promise<number>;
 let insert: Insert;
 let close: () => Promise<void>;
 if (url.startsWith('sqlite:')) {
-  // The API's checkpoints too: on a thread of their own unless CUSTOPS_SQLITE_CHECKPOINT_THREAD=0.
-  const sqlite = new NodeSqliteDatabase(sqlitePath(url), { checkpointer: !/^(0|false|no)$/i.test(process.env.CUSTOPS_SQLITE_CHECKPOINT_THREAD ?? '1') });
+  // The API's checkpoints too: on a thread of their own unless CUSTOPS_SQLITE_CHECKPOINT_THREAD=0 (read as serve reads it).
+  const { sqliteCheckpointThread } = loadConfig({ CUSTOPS_SQLITE_CHECKPOINT_THREAD: process.env.CUSTOPS_SQLITE_CHECKPOINT_THREAD });
+  const sqlite = new NodeSqliteDatabase(sqlitePath(url), { checkpointer: sqliteCheckpointThread });
   const stmt = sqlite.raw.prepare(`insert into deal_activities (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`);
   insert = async (values) => Number((stmt.get(...values) as { id: number }).id);
   close = async () => {

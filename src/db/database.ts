@@ -7,6 +7,7 @@ import { databaseUnavailable } from './errors.ts';
 import type { Database } from './schema.ts';
 import type { Config } from '../config.ts';
 import { NodeSqliteDatabase } from './sqlite-driver.ts';
+import type { CheckpointerOption } from './sqlite-checkpointer.ts';
 import { translatingDialect } from './translating-driver.ts';
 import { registerDirectAccess } from './prepared.ts';
 import { namingClient, StatementNames } from './pg-statement-names.ts';
@@ -51,10 +52,10 @@ export interface OpenOptions {
   /** SQLite: the page cache of the connection, in MiB (default 16). */
   sqliteCacheMb?: number;
   /**
-   * SQLite: WAL checkpoints on a thread of their own once the log has grown to 1,000 pages (`serve`
-   * and `worker`; `startAtPages` for tests): sqlite-checkpointer.ts.
+   * SQLite: WAL checkpoints on a thread of their own while writes keep growing the log (`serve` and
+   * `worker`; `startAtPages` for tests): sqlite-checkpointer.ts.
    */
-  sqliteCheckpointer?: boolean | { startAtPages: number };
+  sqliteCheckpointer?: CheckpointerOption;
   /** PostgreSQL: connections in the pool. */
   poolSize?: number;
   /** PostgreSQL: schema to use as search_path (tests isolate each file in its own schema). */

@@ -118,6 +118,9 @@ export function logState(path: string): { frames: number; salt: string; backfill
   return { frames: header.readUInt32LE(16), salt: header.toString('hex', 32, 40), backfilled: header.readUInt32LE(96) };
 }
 
+/** How a connection gets the thread: `true` (serve, worker), or a lower start for tests. */
+export type CheckpointerOption = boolean | { startAtPages: number };
+
 export interface CheckpointerStats {
   /** The thread runs. */
   running: boolean;

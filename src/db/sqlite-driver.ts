@@ -1,6 +1,6 @@
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
-import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
+import { SqliteCheckpointer, type CheckpointerOption } from './sqlite-checkpointer.ts';
 
 /** Values node:sqlite cannot bind are converted the same way everywhere: booleans to 0/1, dates to ISO text. */
 function bindable(value: unknown): SQLInputValue {
@@ -30,7 +30,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   /** The checkpoint thread of a serving process (`checkpointer` option), null elsewhere. */
   readonly checkpointer: SqliteCheckpointer | null = null;
 
-  constructor(path: string, options: { busyTimeoutMs?: number; cacheMb?: number; checkpointer?: boolean | { startAtPages: number } } = {}) {
+  constructor(path: string, options: { busyTimeoutMs?: number; cacheMb?: number; checkpointer?: CheckpointerOption } = {}) {
     this.#db = new DatabaseSync(path);
     // Explicit pragmas: WAL for concurrent readers, NORMAL sync (durable at checkpoints, safe with WAL),
     // enforced foreign keys, a busy timeout for other processes, and a page cache of CUSTOPS_SQLITE_CACHE_MB

@@ -22,6 +22,7 @@ describe('configuration', () => {
     assert.equal(c.pgPoolSize, 10);
     assert.deepEqual(c.trustProxy, []);
     assert.equal(c.dataDir, null);
+    assert.equal(c.sqliteCheckpointThread, true);
     assert.ok(Object.isFrozen(c));
   });
 
@@ -47,6 +48,8 @@ describe('configuration', () => {
       { CUSTOPS_PG_POOL_SIZE: '0' },
       { CUSTOPS_TRUST_PROXY: '10.0.0.0/33' },
       { CUSTOPS_TRUST_PROXY: '127.0.0.1,proxy.internal' },
+      { CUSTOPS_SQLITE_CHECKPOINT_THREAD: 'sometimes' },
+      { CUSTOPS_SQLITE_CHECKPOINT_THREAD: '2' },
     ];
     for (const env of cases) {
       const [name] = Object.keys(env);
@@ -69,6 +72,11 @@ describe('configuration', () => {
     const c = loadConfig({ CUSTOPS_PG_POOL_SIZE: '25', CUSTOPS_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' });
     assert.equal(c.pgPoolSize, 25);
     assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1']);
+  });
+
+  test('the SQLite checkpoint thread is on unless switched off', () => {
+    for (const off of ['0', 'false', 'no', 'NO']) assert.equal(loadConfig({ CUSTOPS_SQLITE_CHECKPOINT_THREAD: off }).sqliteCheckpointThread, false, off);
+    for (const on of ['1', 'true', 'yes']) assert.equal(loadConfig({ CUSTOPS_SQLITE_CHECKPOINT_THREAD: on }).sqliteCheckpointThread, true, on);
   });
 
   test('flags override the environment', () => {

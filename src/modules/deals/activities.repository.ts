@@ -32,12 +32,11 @@ export function findActivity(db: Executor, accountId: number, dealId: number, id
 }
 
 /**
- * Inserts a timeline entry on the account's deal `values.deal_id`, with the deal's org, in one
+ * Inserts a timeline entry on the account's deal `v.deal_id`, with the deal's org, in one
  * statement (`INSERT … SELECT` from the deal: no read of its own); undefined when the account has
  * no such deal, and nothing is written.
  */
-export async function insertActivityOnDeal(db: Executor, values: NewActivity): Promise<ActivityRow | undefined> {
-  const v = values;
+export async function insertActivityOnDeal(db: Executor, v: NewActivity): Promise<ActivityRow | undefined> {
   const rows = await insertOnDeal.rows(
     db,
     v.account_id,
