@@ -159,6 +159,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   //   onRequest      authentication: API key or console session cookie, 401                http/auth.ts
   //   parsing        JSON only (415), at most 1 MiB (413), bytes kept for the signature     http/json-body.ts
   //   preValidation  signature or CSRF token 403 → rate limit 429 → scope or role 403        http/auth.ts
+  //   preValidation  idempotency, bytes: replay a stored answer to the very same bytes      modules/idempotency
   //   preValidation  JSON decoding: not JSON or nested too deep, 422                        http/json-body.ts
   //   preValidation  NUL characters, integers not in decimal digits, 422                    http/text-guard.ts
   //   validation     the route's TypeBox schemas, 422 naming each field                     http/validation.ts
@@ -170,9 +171,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   await app.register(fastifyCookie);
   app.addHook('onRequest', access.authenticate);
   app.addHook('preValidation', access.authorize);
+  // Its bytes stage (preValidation) runs here, before decoding; its claim stage is a preHandler.
+  await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours, secretKey: config.secretKey });
   app.addHook('preValidation', decodeJsonBody);
   app.addHook('preValidation', guardText);
-  await app.register(idempotencyPlugin, { db: deps.database.db, clock, ttlHours: config.idempotencyTtlHours, secretKey: config.secretKey });
 
   await registerOpenApi(app, VERSION);
   const moduleDeps: ModuleDeps = {

@@ -285,6 +285,11 @@ export interface IdempotencyKeysTable {
   key: string;
   /** SHA-256 of method, route and canonical body: the same key with another request is refused. */
   request_hash: string;
+  /**
+   * SHA-256 of method, path and the body's exact bytes (null for records stored before migration
+   * 2026-11-28T1000): a retry with the same bytes is replayed before its body is decoded.
+   */
+  request_bytes_hash: string | null;
   state: 'running' | 'done';
   response_status: number | null;
   response_body: string | null;

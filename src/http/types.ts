@@ -46,5 +46,10 @@ declare module 'fastify' {
      * the server's close ends it, and a server stopping does not wait for it as for a handler.
      */
     stream?: true;
+    /**
+     * Set by the idempotency plugin on a write whose response schema can hold a credential (`secret`,
+     * `*_token`): its stored answer is encrypted at rest.
+     */
+    sealAnswer?: true;
   }
 }

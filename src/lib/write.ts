@@ -25,10 +25,12 @@ export interface IdempotencyClaim {
   readonly accountId: number;
   readonly key: string;
   readonly fingerprint: string;
+  /** SHA-256 of method, path and body bytes, stored so a retry of the same bytes replays before decoding; null without a body. */
+  readonly bytesFingerprint: string | null;
   readonly expiresAt: number;
   /** The response this request answers with `result`, serialized as it will be sent. */
   respond(result: unknown): StoredResponse;
-  /** The body as stored at rest (encrypted when a secret key is configured). */
+  /** The body as stored at rest: encrypted when the route's answer can hold a credential (and a secret key is configured). */
   seal(body: string): string;
   /** Set when a write has stored the response; the route then sends exactly that. */
   stored: StoredResponse | null;
@@ -120,6 +122,7 @@ async function storeResponse(trx: Trx, claim: IdempotencyClaim, response: Stored
       account_id: claim.accountId,
       key: claim.key,
       request_hash: claim.fingerprint,
+      request_bytes_hash: claim.bytesFingerprint,
       response_status: response.status,
       response_body: claim.seal(response.body),
       location: response.location,

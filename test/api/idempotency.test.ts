@@ -4,7 +4,7 @@ import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness } from '../helpers/harness.ts';
 import { assertError } from '../helpers/route-checks.ts';
 import { purgeExpiredKeys } from '../../src/modules/idempotency/idempotency.repository.ts';
-import { requestFingerprint } from '../../src/modules/idempotency/idempotency.plugin.ts';
+import { bytesFingerprint, requestFingerprint } from '../../src/modules/idempotency/idempotency.plugin.ts';
 import { engineOf } from '../../src/db/engine.ts';
 import { failInserts } from '../helpers/faults.ts';
 
@@ -41,10 +41,105 @@ for (const engine of engines()) {
       assert.equal(replay.body, first.body);
       assert.equal(replay.headers.location, first.headers.location);
       assert.equal(await orgCount(h, a.accountId), 1);
-      // The stored response is encrypted at rest (a webhook endpoint's answer carries its signing secret).
+      // An org's answer holds no credential: it is stored as sent (the org itself is a plain row too).
       const row = await h.db.selectFrom('idempotency_keys').select('response_body').where('account_id', '=', a.accountId).executeTakeFirstOrThrow();
-      assert.match(row.response_body!, /^enc:v1:/);
-      assert.ok(!row.response_body!.includes('Acme'));
+      assert.equal(row.response_body, first.body);
+    });
+
+    test('a stored answer is encrypted at rest where it holds a credential: a webhook endpoint and its rotation (the signing secret)', async () => {
+      const a = await createTestAccount(h);
+      const stored = async (key: string) =>
+        (
+          await h.db
+            .selectFrom('idempotency_keys')
+            .select('response_body')
+            .where('account_id', '=', a.accountId)
+            .where('key', '=', key)
+            .executeTakeFirstOrThrow()
+        ).response_body!;
+      const sealedAndReplayed = async (
+        key: string,
+        send: () => Promise<{ statusCode: number; body: string; headers: Record<string, unknown> }>,
+        secret: (body: any) => string,
+      ) => {
+        const first = await send();
+        assert.ok(first.statusCode < 300, first.body);
+        const body = await stored(key);
+        assert.match(body, /^enc:v1:/, key);
+        assert.ok(!body.includes(secret(JSON.parse(first.body))), `${key}: the secret is not readable at rest`);
+        const again = await send();
+        assert.equal(again.headers['idempotent-replayed'], 'true', key);
+        assert.equal(again.body, first.body, `${key}: the replay shows the answer as first given, secret included`);
+        return JSON.parse(first.body);
+      };
+      const endpoint = await sealedAndReplayed(
+        'endpoint',
+        () =>
+          call(h, 'POST', '/api/v1/webhooks/endpoints', {
+            key: a.key,
+            body: { name: 'Sealed', url: 'https://example.com/hooks/sealed', event_types: ['deal.won'] },
+            headers: { 'idempotency-key': 'endpoint' },
+          }),
+        (b) => b.secret,
+      );
+      await sealedAndReplayed(
+        'rotation',
+        () => call(h, 'POST', `/api/v1/webhooks/endpoints/${endpoint.id}/rotate-secret`, { key: a.key, body: {}, headers: { 'idempotency-key': 'rotation' } }),
+        (b) => b.secret,
+      );
+      // A write answering no credential, on the same account: stored as sent.
+      const org = await call(h, 'POST', URL, { key: a.key, body: { name: 'Plain' }, headers: { 'idempotency-key': 'org' } });
+      assert.equal(await stored('org'), org.body);
+    });
+
+    test('a retry of the very same bytes is replayed before its body is decoded; other bytes of the same request through the canonical fingerprint', async () => {
+      const a = await createTestAccount(h);
+      const bytes = '{"name":"Bytes Co","domain":"bytes.example"}';
+      const sameRequest = '{ "domain": "bytes.example",\n  "name": "Bytes Co" }';
+      const send = (body: string, key = 'bytes') => call(h, 'POST', URL, { key: a.key, body, headers: { 'idempotency-key': key } });
+      const first = await send(bytes);
+      assert.equal(first.statusCode, 201, first.body);
+      const record = () =>
+        h.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', a.accountId).where('key', '=', 'bytes').executeTakeFirstOrThrow();
+      assert.equal((await record()).request_bytes_hash, bytesFingerprint('POST', URL, Buffer.from(bytes)));
+      for (const body of [bytes, sameRequest]) {
+        const again = await send(body);
+        assert.equal(again.headers['idempotent-replayed'], 'true', body);
+        assert.equal(again.body, first.body);
+      }
+      // Which stage decides: with the canonical fingerprint made another request's, the same bytes still
+      // replay (judged on their bytes, before decoding), while the same request in other bytes is judged
+      // on its decoded body, and refused.
+      await h.db
+        .updateTable('idempotency_keys')
+        .set({ request_hash: 'another request' })
+        .where('account_id', '=', a.accountId)
+        .where('key', '=', 'bytes')
+        .execute();
+      assert.equal((await send(bytes)).headers['idempotent-replayed'], 'true');
+      assertError(await send(sameRequest), 422, 'idempotency_key_reused');
+      // The same bytes to another path are another request.
+      const resolve = await call(h, 'POST', `${URL}/resolve`, { key: a.key, body: bytes, headers: { 'idempotency-key': 'bytes' } });
+      assert.notEqual(resolve.headers['idempotent-replayed'], 'true');
+      // A record that answers nothing yet (left running, its write committed) is not replayed on its bytes: 409 as before.
+      await h.db
+        .updateTable('idempotency_keys')
+        .set({ state: 'running', response_body: null, request_hash: requestFingerprint('POST', URL, JSON.parse(bytes)) })
+        .where('account_id', '=', a.accountId)
+        .where('key', '=', 'bytes')
+        .execute();
+      assertError(await send(bytes), 409, 'conflict');
+      // An expired record is not replayed on its bytes either: the request runs again.
+      await h.db
+        .updateTable('idempotency_keys')
+        .set({ state: 'done', response_body: first.body, expires_at: clock.now() })
+        .where('account_id', '=', a.accountId)
+        .where('key', '=', 'bytes')
+        .execute();
+      const rerun = await send(bytes);
+      assert.equal(rerun.statusCode, 201, rerun.body);
+      assert.equal(rerun.headers['idempotent-replayed'], undefined);
+      assert.equal(await orgCount(h, a.accountId), 2);
     });
 
     test('the body field idempotency_key works, and the header wins over it', async () => {

@@ -37,6 +37,7 @@ const PINNED: Record<string, string> = {
   '2026-11-28T0300_daily_rollup_moves': '9baae2c013b11a0a b3b024f8b271b869 c6c0ccad2f6b8b26 49a7eeedd18977c3',
   '2026-11-28T0310_counter_statements_postgres': 'e3b0c44298fc1c14 e3b0c44298fc1c14 a84f28f54ee547c6 f1dde1045036201c',
   '2026-11-28T0400_open_deal_activity': 'da36bdb64dd8aa7b d01481df787c5614 5176853df59e1be3 4a8e445379a23fae',
+  '2026-11-28T1000_idempotency_request_bytes': 'd54c957d7e577d01 0a05a12ccf260070 d54c957d7e577d01 0a05a12ccf260070',
 };
 
 /** Runs every migration up in order, then every one down in reverse, on an empty database, and digests each one's statements. */

@@ -75,6 +75,7 @@ for (const engine of engines()) {
         account_id: accountId,
         key,
         request_hash: 'h',
+        request_bytes_hash: null,
         response_status: 201,
         response_body: 'enc:v1:x',
         location: null,

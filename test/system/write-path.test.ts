@@ -89,6 +89,7 @@ for (const engine of engines()) {
         accountId,
         key: 'outside-1',
         fingerprint: 'f',
+        bytesFingerprint: null,
         expiresAt: clock.now() + 60_000,
         respond: (result) => ({ status: 201, body: JSON.stringify(result), location: null }),
         seal: (body) => body,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
@@ -25,6 +26,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The Idempotency-Key this request holds; routes pass it to the service they call. */
     idempotency: IdempotencyClaim | null;
+    /** The header key's record as the bytes stage read it, so the claim stage does not read it again. */
+    idempotencyRead: { key: string; bytesFingerprint: string; row: repo.IdempotencyRow | undefined } | null;
   }
 }
 
@@ -76,6 +79,15 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   return sha256Hex(`${method} ${path}\n${canonical(body ?? null)}`);
 }
 
+/**
+ * SHA-256 of the request as its bytes arrived: method, path and body. The same bytes decode to the
+ * same body, so equal byte fingerprints imply equal canonical ones (not the reverse: another key
+ * order or spacing differs here, and is then compared by `requestFingerprint`).
+ */
+export function bytesFingerprint(method: string, path: string, raw: Buffer): string {
+  return createHash('sha256').update(`${method} ${path}\n`).update(raw).digest('hex');
+}
+
 /** The request's path without its query string. */
 function pathOf(url: string): string {
   const q = url.indexOf('?');
@@ -101,20 +113,89 @@ function kept(status: number): boolean {
   return status < 500 && status !== 409 && status !== 422 && status !== 429;
 }
 
+/** Response properties that carry a credential shown once (`secret`, `csrf_token`, …). */
+const CREDENTIAL_PROPERTY = /(^|_)(secret|token)$/;
+
 /**
- * The idempotency stage of the pipeline, for every write of v1 (after validation, before the
- * handler). The `Idempotency-Key` header (or `idempotency_key` in the body; the header wins) of a
- * request already answered is replayed here: the first status and body, `Idempotent-Replayed:
- * true`, and nothing runs. Otherwise the request gets a claim (`request.idempotency`), which its
- * route passes to the service, and the service to `write` (lib/write.ts): the response is then
- * stored in the write's own transaction.
+ * Whether a route's response schemas can hold a credential: a property so named anywhere in them
+ * (`$ref`s followed). Decided once per route, when it is registered.
+ */
+function holdsCredential(schema: unknown, resolve: (id: string) => unknown, seen = new Set<unknown>()): boolean {
+  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return false;
+  seen.add(schema);
+  const s = schema as Record<string, unknown>;
+  if (typeof s.$ref === 'string' && holdsCredential(resolve(s.$ref.replace(/#$/, '')), resolve, seen)) return true;
+  const properties = s.properties;
+  if (properties !== null && typeof properties === 'object' && Object.keys(properties).some((name) => CREDENTIAL_PROPERTY.test(name))) return true;
+  // Every member: the statuses of a route's `response`, properties, items, allOf, anyOf, oneOf.
+  return Object.values(s).some((child) => holdsCredential(child, resolve, seen));
+}
+
+/**
+ * The idempotency stages of the pipeline, for every write of v1. The `Idempotency-Key` header (or
+ * `idempotency_key` in the body; the header wins) of a request already answered is replayed: the
+ * first status and body, `Idempotent-Replayed: true`, and nothing runs. Otherwise the request gets
+ * a claim (`request.idempotency`), which its route passes to the service, and the service to `write`
+ * (lib/write.ts): the response is then stored in the write's own transaction.
+ *
+ * Two stages (docs/design.md#request-pipeline):
+ * - bytes (preValidation, registered right after the access checks, before the body is decoded): a
+ *   header key whose stored answer was given to the same method, path and body bytes is replayed
+ *   there. Those bytes decoded, passed validation and matched the key's fingerprint when first
+ *   answered, so a retry sending them again skips decoding, validation and the canonical fingerprint.
+ * - claim (preHandler, after validation): every other keyed request, compared by the canonical
+ *   fingerprint of its decoded body (another key order or spacing is the same request).
+ *
+ * Stored answers are sealed (encrypted at rest with the secret key) when the route's response can
+ * hold a credential (`secret`, `*_token`): the webhook endpoint's and the API key's, shown once.
+ * Other answers are stored as the records they describe are, in plain, and replay without a decryption.
  */
 export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) => {
   app.decorateRequest('idempotency', null);
+  app.decorateRequest('idempotencyRead', null);
   const seal = (text: string) => (opts.secretKey ? SEALED + encryptSecret(opts.secretKey, text) : text);
+  const plain = (text: string) => text;
   const unseal = (stored: string) => (stored.startsWith(SEALED) && opts.secretKey ? decryptSecret(opts.secretKey, stored.slice(SEALED.length)) : stored);
 
-  /** The stage's verdict once the key's record is read: replay it (or refuse), or give the request its claim. */
+  app.addHook('onRoute', function (route) {
+    if (!WRITE_METHODS.has(String(route.method))) return;
+    const resolve = (id: string) => this.getSchema(id);
+    if (holdsCredential(route.schema?.response, resolve)) route.config = { ...route.config, sealAnswer: true };
+  });
+
+  const answered = (reply: FastifyReply, existing: repo.IdempotencyRow) =>
+    replay(reply, { status: existing.response_status ?? 200, body: unseal(existing.response_body ?? ''), location: existing.location });
+
+  /** Whether the request's stage applies: a write of the API (not a public route). */
+  const keyed = (request: FastifyRequest) => WRITE_METHODS.has(request.method) && Boolean(routeOf(request).config.scope);
+
+  /** The bytes stage's verdict once the header key's record is read: true when it replayed. */
+  const replayIfSameBytes = (request: FastifyRequest, reply: FastifyReply, key: string, fingerprint: string, row: repo.IdempotencyRow | undefined): boolean => {
+    request.idempotencyRead = { key, bytesFingerprint: fingerprint, row };
+    if (!row || row.request_bytes_hash !== fingerprint || row.state !== 'done' || !repo.isLive(row, opts.clock.now())) return false;
+    answered(reply, row);
+    return true;
+  };
+
+  // A callback hook, as the claim stage below: only a record read that waits makes a promise. After
+  // a replay it does not call on: the answer is sent and no later stage runs.
+  app.addHook('preValidation', (request, reply, done) => {
+    const key = request.headers['idempotency-key'];
+    const raw = request.body;
+    if (!keyed(request) || typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH || !Buffer.isBuffer(raw)) return done();
+    const fingerprint = bytesFingerprint(request.method, pathOf(request.url), raw);
+    const accountId = request.auth.accountId;
+    const read = repo.findKeyNow(opts.db, accountId, key);
+    if (read) {
+      if (!replayIfSameBytes(request, reply, key, fingerprint, read.row)) done();
+      return;
+    }
+    repo.findKey(opts.db, accountId, key).then((row) => {
+      if (!replayIfSameBytes(request, reply, key, fingerprint, row)) done();
+    }, done);
+  });
+
+  /** The claim stage's verdict once the key's record is read: true when it replayed (or refused by throwing). */
   const claimOrReplay = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -122,7 +203,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
     fingerprint: string,
     now: number,
     existing: repo.IdempotencyRow | undefined,
-  ): void => {
+  ): boolean => {
     if (existing && repo.isLive(existing, now)) {
       if (existing.request_hash !== fingerprint) {
         throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', { fields: { idempotency_key: 'reused' } });
@@ -130,38 +211,44 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       if (existing.state !== 'done') {
         throw new AppError('conflict', 'The request with this Idempotency-Key was carried out, but its response was lost; it will not run again.');
       }
-      replay(reply, { status: existing.response_status ?? 200, body: unseal(existing.response_body ?? ''), location: existing.location });
-      return;
+      answered(reply, existing);
+      return true;
     }
+    const path = pathOf(request.url);
+    const early = request.idempotencyRead;
     request.idempotency = {
       accountId: request.auth.accountId,
       key,
       fingerprint,
+      bytesFingerprint:
+        early?.key === key ? early.bytesFingerprint : Buffer.isBuffer(request.rawBody) ? bytesFingerprint(request.method, path, request.rawBody) : null,
       expiresAt: now + opts.ttlHours * 3_600_000,
       respond: (result) => successResponse(request, reply, result),
-      seal,
+      seal: routeOf(request).config.sealAnswer ? seal : plain,
       stored: null,
     };
+    return false;
   };
 
   // A callback hook: a read, a write without a key, and (SQLite) a key whose record is read on the
-  // connection at once pass without a promise; only a record read that waits makes one.
+  // connection at once pass without a promise; only a record read that waits makes one. The bytes
+  // stage's read of the same key is used again, not repeated.
   app.addHook('preHandler', (request, reply, done) => {
-    if (!WRITE_METHODS.has(request.method) || !routeOf(request).config.scope) return done();
+    if (!keyed(request)) return done();
     const key = keyOf(request);
     if (key === undefined) return done();
     const accountId = request.auth.accountId;
     const fingerprint = requestFingerprint(request.method, pathOf(request.url), request.body);
     const now = opts.clock.now();
-    const read = repo.findKeyNow(opts.db, accountId, key);
+    const early = request.idempotencyRead;
+    const read = early?.key === key ? early : repo.findKeyNow(opts.db, accountId, key);
     if (read) {
-      claimOrReplay(request, reply, key, fingerprint, now, read.row);
-      return done();
+      if (!claimOrReplay(request, reply, key, fingerprint, now, read.row)) done();
+      return;
     }
-    repo
-      .findKey(opts.db, accountId, key)
-      .then((existing) => claimOrReplay(request, reply, key, fingerprint, now, existing))
-      .then(() => done(), done);
+    repo.findKey(opts.db, accountId, key).then((existing) => {
+      if (!claimOrReplay(request, reply, key, fingerprint, now, existing)) done();
+    }, done);
   });
 
   // A claim no write used: the request was refused after it started (a 404) or changed nothing.
@@ -173,8 +260,9 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       account_id: claim.accountId,
       key: claim.key,
       request_hash: claim.fingerprint,
+      request_bytes_hash: claim.bytesFingerprint,
       response_status: reply.statusCode,
-      response_body: seal(typeof payload === 'string' ? payload : String(payload ?? '')),
+      response_body: claim.seal(typeof payload === 'string' ? payload : String(payload ?? '')),
       location: location ? String(location) : null,
       created_at: now,
       expires_at: claim.expiresAt,

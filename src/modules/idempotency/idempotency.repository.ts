@@ -13,6 +13,7 @@ const KEY_COLUMNS = everyColumn<IdempotencyKeysTable>()([
   'account_id',
   'key',
   'request_hash',
+  'request_bytes_hash',
   'state',
   'response_status',
   'response_body',
@@ -91,6 +92,7 @@ export async function insertResponse(
     account_id: number;
     key: string;
     request_hash: string;
+    request_bytes_hash: string | null;
     response_status: number;
     response_body: string;
     location: string | null;
