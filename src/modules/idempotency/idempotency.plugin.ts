@@ -190,9 +190,10 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       if (!replayIfSameBytes(request, reply, key, fingerprint, read.row)) done();
       return;
     }
-    repo.findKey(opts.db, accountId, key).then((row) => {
-      if (!replayIfSameBytes(request, reply, key, fingerprint, row)) done();
-    }, done);
+    repo
+      .findKey(opts.db, accountId, key)
+      .then((row) => replayIfSameBytes(request, reply, key, fingerprint, row))
+      .then((replayed) => replayed || done(), done);
   });
 
   /** The claim stage's verdict once the key's record is read: true when it replayed (or refused by throwing). */
@@ -246,9 +247,11 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       if (!claimOrReplay(request, reply, key, fingerprint, now, read.row)) done();
       return;
     }
-    repo.findKey(opts.db, accountId, key).then((existing) => {
-      if (!claimOrReplay(request, reply, key, fingerprint, now, existing)) done();
-    }, done);
+    // A refusal the verdict throws (reused key, conflict) reaches `done` as the request's error.
+    repo
+      .findKey(opts.db, accountId, key)
+      .then((existing) => claimOrReplay(request, reply, key, fingerprint, now, existing))
+      .then((replayed) => replayed || done(), done);
   });
 
   // A claim no write used: the request was refused after it started (a 404) or changed nothing.
