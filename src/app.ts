@@ -31,6 +31,7 @@ import { registerDealRoutes, dealSchemas } from './modules/deals/deals.routes.ts
 import { registerSupportRoutes, supportSchemas } from './modules/support/support.routes.ts';
 import { registerActivityRoutes, activitySchemas } from './modules/activity/activity.routes.ts';
 import { registerAnalyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
+import { registerCredentialAnswers } from './http/credentials.ts';
 import { registerHttpMetrics } from './http/http-metrics.ts';
 import { registerEventRoutes } from './modules/events/events.routes.ts';
 import { registerMcpRoute } from './mcp/http.ts';
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   registerErrorHandling(app, (err, reason) => deps.database.status.failed(err, reason));
   deps.database.status.attachLog(app.log);
   decorateRouteSchemas(app);
+  registerCredentialAnswers(app);
   const routing = registerRouting(app);
   const closing = shutdownGate(app);
   const decodeJsonBody = registerJsonBody(app);

@@ -47,9 +47,10 @@ declare module 'fastify' {
      */
     stream?: true;
     /**
-     * Set by the idempotency plugin on a write whose response schema can hold a credential (`secret`,
-     * `*_token`): its stored answer is encrypted at rest.
+     * Set when the route is registered, from its response schema (http/credentials.ts): its answer can
+     * show a credential, so it is sent with `Cache-Control: no-store` and a stored idempotent copy is
+     * encrypted at rest.
      */
-    sealAnswer?: true;
+    answersCredential?: true;
   }
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { engines } from '../helpers/engines.ts';
 import { call, createHarness, createTestAccount, FixedClock, type Harness } from '../helpers/harness.ts';
 import { assertError } from '../helpers/route-checks.ts';
@@ -70,6 +72,8 @@ for (const engine of engines()) {
         const again = await send();
         assert.equal(again.headers['idempotent-replayed'], 'true', key);
         assert.equal(again.body, first.body, `${key}: the replay shows the answer as first given, secret included`);
+        assert.equal(first.headers['cache-control'], 'no-store', key);
+        assert.equal(again.headers['cache-control'], 'no-store', `${key}: its replay is not to be kept either`);
         return JSON.parse(first.body);
       };
       const endpoint = await sealedAndReplayed(
@@ -87,9 +91,10 @@ for (const engine of engines()) {
         () => call(h, 'POST', `/api/v1/webhooks/endpoints/${endpoint.id}/rotate-secret`, { key: a.key, body: {}, headers: { 'idempotency-key': 'rotation' } }),
         (b) => b.secret,
       );
-      // A write answering no credential, on the same account: stored as sent.
+      // A write answering no credential, on the same account: stored as sent, and cacheable as before.
       const org = await call(h, 'POST', URL, { key: a.key, body: { name: 'Plain' }, headers: { 'idempotency-key': 'org' } });
       assert.equal(await stored('org'), org.body);
+      assert.equal(org.headers['cache-control'], undefined);
     });
 
     test('a retry of the very same bytes is replayed before its body is decoded; other bytes of the same request through the canonical fingerprint', async () => {
@@ -101,7 +106,9 @@ for (const engine of engines()) {
       assert.equal(first.statusCode, 201, first.body);
       const record = () =>
         h.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', a.accountId).where('key', '=', 'bytes').executeTakeFirstOrThrow();
-      assert.equal((await record()).request_bytes_hash, bytesFingerprint('POST', URL, Buffer.from(bytes)));
+      // SHA-256 of method, URL and body bytes, computed here independently of the service's code.
+      assert.equal((await record()).request_bytes_hash, createHash('sha256').update(`POST ${URL}\n${bytes}`).digest('hex'));
+      assert.equal(bytesFingerprint('POST', URL, Buffer.from(bytes)), createHash('sha256').update(`POST ${URL}\n${bytes}`).digest('hex'));
       for (const body of [bytes, sameRequest]) {
         const again = await send(body);
         assert.equal(again.headers['idempotent-replayed'], 'true', body);
@@ -118,9 +125,12 @@ for (const engine of engines()) {
         .execute();
       assert.equal((await send(bytes)).headers['idempotent-replayed'], 'true');
       assertError(await send(sameRequest), 422, 'idempotency_key_reused');
-      // The same bytes to another path are another request.
-      const resolve = await call(h, 'POST', `${URL}/resolve`, { key: a.key, body: bytes, headers: { 'idempotency-key': 'bytes' } });
-      assert.notEqual(resolve.headers['idempotent-replayed'], 'true');
+      // The same bytes to another path, or with a query string, are judged on the decoded request, not
+      // replayed: another route's validation refuses them, and a query must pass its own checks first.
+      assertError(await call(h, 'POST', `${URL}/resolve`, { key: a.key, body: bytes, headers: { 'idempotency-key': 'bytes' } }), 422, 'validation_error');
+      const nul = await call(h, 'POST', `${URL}?x=%00`, { key: a.key, body: bytes, headers: { 'idempotency-key': 'bytes' } });
+      assert.equal(nul.statusCode, 422, nul.body);
+      assert.notEqual(nul.headers['idempotent-replayed'], 'true');
       // A record that answers nothing yet (left running, its write committed) is not replayed on its bytes: 409 as before.
       await h.db
         .updateTable('idempotency_keys')
@@ -140,6 +150,56 @@ for (const engine of engines()) {
       assert.equal(rerun.statusCode, 201, rerun.body);
       assert.equal(rerun.headers['idempotent-replayed'], undefined);
       assert.equal(await orgCount(h, a.accountId), 2);
+    });
+
+    test('before a replay of the same bytes come the access checks: a key without the scope is 403, over its rate limit 429', async () => {
+      const a = await createTestAccount(h);
+      const bytes = '{"name":"Checked first"}';
+      const headers = { 'idempotency-key': 'checked' };
+      assert.equal((await call(h, 'POST', URL, { key: a.key, body: bytes, headers })).statusCode, 201);
+      assertError(await call(h, 'POST', URL, { key: await a.keyWith(['orgs:read']), body: bytes, headers }), 403, 'forbidden');
+      const limited = await a.keyWith(['*'], 1);
+      assert.equal((await call(h, 'POST', URL, { key: limited, body: bytes, headers })).headers['idempotent-replayed'], 'true');
+      assertError(await call(h, 'POST', URL, { key: limited, body: bytes, headers }), 429, 'rate_limited');
+      assert.equal(await orgCount(h, a.accountId), 1);
+    });
+
+    test('a header key with a body key too, and a retry without a body, replay', async () => {
+      const a = await createTestAccount(h);
+      const both = await call(h, 'POST', URL, { key: a.key, body: { name: 'Both', idempotency_key: 'in-body' }, headers: { 'idempotency-key': 'in-header' } });
+      assert.equal(both.statusCode, 201, both.body);
+      const again = await call(h, 'POST', URL, { key: a.key, body: { name: 'Both', idempotency_key: 'in-body' }, headers: { 'idempotency-key': 'in-header' } });
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.body, both.body);
+      const endpoint = (
+        await call(h, 'POST', '/api/v1/webhooks/endpoints', {
+          key: a.key,
+          body: { name: 'Bodiless', url: 'https://example.com/hooks/bodiless', event_types: ['deal.won'] },
+        })
+      ).json();
+      const rotate = () =>
+        call(h, 'POST', `/api/v1/webhooks/endpoints/${endpoint.id}/rotate-secret`, { key: a.key, headers: { 'idempotency-key': 'bodiless' } });
+      const first = await rotate();
+      assert.equal(first.statusCode, 200, first.body);
+      const replay = await rotate();
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.equal(replay.body, first.body);
+      assert.equal(replay.headers['cache-control'], 'no-store');
+    });
+
+    test('the bytes stage never refuses: with the key records unreadable, a malformed keyed body is still 422', async () => {
+      const a = await createTestAccount(h);
+      await sql`alter table idempotency_keys rename to idempotency_keys_away`.execute(h.db);
+      try {
+        const res = await call(h, 'POST', URL, { key: a.key, body: '{"name": ', headers: { 'idempotency-key': 'unreadable' } });
+        assert.equal(assertError(res, 422, 'validation_error').fields.body, 'invalid_json');
+      } finally {
+        await sql`alter table idempotency_keys_away rename to idempotency_keys`.execute(h.db);
+      }
+      assert.equal(
+        (await call(h, 'POST', URL, { key: a.key, body: { name: 'Readable again' }, headers: { 'idempotency-key': 'unreadable' } })).statusCode,
+        201,
+      );
     });
 
     test('the body field idempotency_key works, and the header wins over it', async () => {

@@ -45,7 +45,7 @@ export function registerApiKeyRoutes(app: App, deps: ModuleDeps): void {
     },
     async (request, reply) => {
       const created = await keys.createKey(deps, request.auth.accountId, request.body);
-      return reply.code(201).header('Location', `${API_PREFIX}/api-keys/${created.id}`).header('Cache-Control', 'no-store').send(created);
+      return reply.code(201).header('Location', `${API_PREFIX}/api-keys/${created.id}`).send(created);
     },
   );
 

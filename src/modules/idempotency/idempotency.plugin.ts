@@ -80,12 +80,13 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 }
 
 /**
- * SHA-256 of the request as its bytes arrived: method, path and body. The same bytes decode to the
- * same body, so equal byte fingerprints imply equal canonical ones (not the reverse: another key
- * order or spacing differs here, and is then compared by `requestFingerprint`).
+ * SHA-256 of the request as its bytes arrived: method, URL (path and query string, as sent) and
+ * body. The same bytes decode to the same body, so equal byte fingerprints imply equal canonical
+ * ones (not the reverse: another key order, spacing or query differs here, and is then compared by
+ * `requestFingerprint` after the query and body passed their checks).
  */
-export function bytesFingerprint(method: string, path: string, raw: Buffer): string {
-  return createHash('sha256').update(`${method} ${path}\n`).update(raw).digest('hex');
+export function bytesFingerprint(method: string, url: string, raw: Buffer): string {
+  return createHash('sha256').update(`${method} ${url}\n`).update(raw).digest('hex');
 }
 
 /** The request's path without its query string. */
@@ -113,24 +114,6 @@ function kept(status: number): boolean {
   return status < 500 && status !== 409 && status !== 422 && status !== 429;
 }
 
-/** Response properties that carry a credential shown once (`secret`, `csrf_token`, …). */
-const CREDENTIAL_PROPERTY = /(^|_)(secret|token)$/;
-
-/**
- * Whether a route's response schemas can hold a credential: a property so named anywhere in them
- * (`$ref`s followed). Decided once per route, when it is registered.
- */
-function holdsCredential(schema: unknown, resolve: (id: string) => unknown, seen = new Set<unknown>()): boolean {
-  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return false;
-  seen.add(schema);
-  const s = schema as Record<string, unknown>;
-  if (typeof s.$ref === 'string' && holdsCredential(resolve(s.$ref.replace(/#$/, '')), resolve, seen)) return true;
-  const properties = s.properties;
-  if (properties !== null && typeof properties === 'object' && Object.keys(properties).some((name) => CREDENTIAL_PROPERTY.test(name))) return true;
-  // Every member: the statuses of a route's `response`, properties, items, allOf, anyOf, oneOf.
-  return Object.values(s).some((child) => holdsCredential(child, resolve, seen));
-}
-
 /**
  * The idempotency stages of the pipeline, for every write of v1. The `Idempotency-Key` header (or
  * `idempotency_key` in the body; the header wins) of a request already answered is replayed: the
@@ -146,9 +129,10 @@ function holdsCredential(schema: unknown, resolve: (id: string) => unknown, seen
  * - claim (preHandler, after validation): every other keyed request, compared by the canonical
  *   fingerprint of its decoded body (another key order or spacing is the same request).
  *
- * Stored answers are sealed (encrypted at rest with the secret key) when the route's response can
- * hold a credential (`secret`, `*_token`): the webhook endpoint's and the API key's, shown once.
- * Other answers are stored as the records they describe are, in plain, and replay without a decryption.
+ * Stored answers are sealed (encrypted at rest with the secret key) when the route's answer can show
+ * a credential (`config.answersCredential`, http/credentials.ts): a webhook endpoint's signing secret,
+ * on creation and rotation. Other answers are stored as the records they copy are, in plain, and
+ * replay without a decryption.
  */
 export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) => {
   app.decorateRequest('idempotency', null);
@@ -156,12 +140,6 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
   const seal = (text: string) => (opts.secretKey ? SEALED + encryptSecret(opts.secretKey, text) : text);
   const plain = (text: string) => text;
   const unseal = (stored: string) => (stored.startsWith(SEALED) && opts.secretKey ? decryptSecret(opts.secretKey, stored.slice(SEALED.length)) : stored);
-
-  app.addHook('onRoute', function (route) {
-    if (!WRITE_METHODS.has(String(route.method))) return;
-    const resolve = (id: string) => this.getSchema(id);
-    if (holdsCredential(route.schema?.response, resolve)) route.config = { ...route.config, sealAnswer: true };
-  });
 
   const answered = (reply: FastifyReply, existing: repo.IdempotencyRow) =>
     replay(reply, { status: existing.response_status ?? 200, body: unseal(existing.response_body ?? ''), location: existing.location });
@@ -171,29 +149,42 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
 
   /** The bytes stage's verdict once the header key's record is read: true when it replayed. */
   const replayIfSameBytes = (request: FastifyRequest, reply: FastifyReply, key: string, fingerprint: string, row: repo.IdempotencyRow | undefined): boolean => {
-    request.idempotencyRead = { key, bytesFingerprint: fingerprint, row };
-    if (!row || row.request_bytes_hash !== fingerprint || row.state !== 'done' || !repo.isLive(row, opts.clock.now())) return false;
+    if (!row || row.request_bytes_hash !== fingerprint || row.state !== 'done' || !repo.isLive(row, opts.clock.now())) {
+      request.idempotencyRead = { key, bytesFingerprint: fingerprint, row };
+      return false;
+    }
     answered(reply, row);
     return true;
   };
 
   // A callback hook, as the claim stage below: only a record read that waits makes a promise. After
-  // a replay it does not call on: the answer is sent and no later stage runs.
+  // a replay it does not call on: the answer is sent and no later stage runs. It never refuses: when
+  // the record cannot be read or opened here, the request goes on, and the claim stage (after
+  // decoding and validation, as before this stage existed) reads it again and answers the failure.
   app.addHook('preValidation', (request, reply, done) => {
     const key = request.headers['idempotency-key'];
     const raw = request.body;
     if (!keyed(request) || typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH || !Buffer.isBuffer(raw)) return done();
-    const fingerprint = bytesFingerprint(request.method, pathOf(request.url), raw);
+    const fingerprint = bytesFingerprint(request.method, request.url, raw);
     const accountId = request.auth.accountId;
-    const read = repo.findKeyNow(opts.db, accountId, key);
-    if (read) {
-      if (!replayIfSameBytes(request, reply, key, fingerprint, read.row)) done();
-      return;
+    let replayed = false;
+    try {
+      const read = repo.findKeyNow(opts.db, accountId, key);
+      if (read === null) {
+        repo
+          .findKey(opts.db, accountId, key)
+          .then((row) => replayIfSameBytes(request, reply, key, fingerprint, row))
+          .then(
+            (sent) => sent || done(),
+            () => done(),
+          );
+        return;
+      }
+      replayed = replayIfSameBytes(request, reply, key, fingerprint, read.row);
+    } catch {
+      request.idempotencyRead = null;
     }
-    repo
-      .findKey(opts.db, accountId, key)
-      .then((row) => replayIfSameBytes(request, reply, key, fingerprint, row))
-      .then((replayed) => replayed || done(), done);
+    if (!replayed) done();
   });
 
   /** The claim stage's verdict once the key's record is read: true when it replayed (or refused by throwing). */
@@ -215,17 +206,16 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app: App, opts) =
       answered(reply, existing);
       return true;
     }
-    const path = pathOf(request.url);
     const early = request.idempotencyRead;
     request.idempotency = {
       accountId: request.auth.accountId,
       key,
       fingerprint,
       bytesFingerprint:
-        early?.key === key ? early.bytesFingerprint : Buffer.isBuffer(request.rawBody) ? bytesFingerprint(request.method, path, request.rawBody) : null,
+        early?.key === key ? early.bytesFingerprint : Buffer.isBuffer(request.rawBody) ? bytesFingerprint(request.method, request.url, request.rawBody) : null,
       expiresAt: now + opts.ttlHours * 3_600_000,
       respond: (result) => successResponse(request, reply, result),
-      seal: routeOf(request).config.sealAnswer ? seal : plain,
+      seal: routeOf(request).config.answersCredential ? seal : plain,
       stored: null,
     };
     return false;

@@ -36,7 +36,7 @@ export function registerSessionRoutes(app: App, deps: ModuleDeps): void {
     async (request, reply) => {
       const { token, session } = await signIn(deps, request.body);
       setSessionCookie(request, reply, token, cookieSecure);
-      return reply.code(201).header('Cache-Control', 'no-store').send(session);
+      return reply.code(201).send(session);
     },
   );
 
@@ -52,7 +52,7 @@ export function registerSessionRoutes(app: App, deps: ModuleDeps): void {
         response: { 200: Session },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const s = request.auth.session!;
       // This request is the session's latest activity: the idle end moves to 12 hours from now.
       const view = await describeSession(deps.db, {
@@ -63,7 +63,7 @@ export function registerSessionRoutes(app: App, deps: ModuleDeps): void {
         lastSeenAt: deps.clock.now(),
         expiresAt: s.expiresAt,
       });
-      return reply.header('Cache-Control', 'no-store').send(view);
+      return view;
     },
   );
 
