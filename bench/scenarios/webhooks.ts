@@ -67,7 +67,10 @@ async function setUp(engine: 'sqlite' | 'postgres', receiverUrl: string): Promis
       await c.end();
     };
   }
-  const database = openDatabase(url, { poolSize: 10 });
+  // SQLite's checkpoints as `custops worker` runs them: on a thread of their own unless
+  // CUSTOPS_SQLITE_CHECKPOINT_THREAD=0 (read as the worker reads it).
+  const { sqliteCheckpointThread } = loadConfig({ CUSTOPS_SQLITE_CHECKPOINT_THREAD: process.env.CUSTOPS_SQLITE_CHECKPOINT_THREAD });
+  const database = openDatabase(url, { poolSize: 10, sqliteCheckpointer: sqliteCheckpointThread });
   await migrateToLatest(database.db);
   const { account } = await createAccount({ db: database.db, clock: systemClock }, { name: 'Bench webhooks' });
   const secretKey = randomBytes(32);
