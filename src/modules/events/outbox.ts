@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
@@ -7,8 +7,23 @@ import type { EventEntities, EventType } from './catalog.ts';
 
 export const MAX_PAYLOAD_BYTES = 256 * 1024;
 
+/**
+ * Bytes from the system's CSPRNG, drawn 4 KiB at a time and each handed out once, as
+ * `crypto.randomUUID` pools its own: a `randomBytes(16)` per event cost 5–6 µs of every write with
+ * events, the pool about 0.1 µs (its format, 128 random bits, is not a UUID's 122).
+ */
+const idBytes = Buffer.allocUnsafe(4096);
+let idBytesUsed = idBytes.length;
+
+/** `evt_` and 16 random bytes in base64url (22 characters). */
 export function newEventId(): string {
-  return 'evt_' + randomBytes(16).toString('base64url');
+  if (idBytesUsed === idBytes.length) {
+    randomFillSync(idBytes);
+    idBytesUsed = 0;
+  }
+  const id = 'evt_' + idBytes.toString('base64url', idBytesUsed, idBytesUsed + 16);
+  idBytesUsed += 16;
+  return id;
 }
 
 export interface EmittedEvent {
