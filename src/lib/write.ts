@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db, Trx } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 import type { EventEntities, EventType } from '../modules/events/catalog.ts';
-import { insertEvents, outboxRow, wakeDispatchers, type OutboxRow } from '../modules/events/outbox.ts';
+import { insertEvents, outboxRow, wakeDispatchers, writeEvents, type OutboxRow } from '../modules/events/outbox.ts';
 import * as idempotency from '../modules/idempotency/idempotency.repository.ts';
 import type { Clock } from './clock.ts';
 import { AppError } from './errors.ts';
@@ -115,7 +115,7 @@ async function holdKey(trx: Trx, claim: IdempotencyClaim, now: number): Promise<
 /** Stores the response under the claim's key, with the change's events: one statement where the engine allows. */
 async function storeResponse(trx: Trx, claim: IdempotencyClaim, response: StoredResponse, now: number, events: OutboxRow[]): Promise<StoredResponse> {
   const together = events.length > 0 && engineOf(trx).multiTableStatements;
-  if (events.length > 0 && !together) await insertEvents(trx, events).execute();
+  if (events.length > 0 && !together) await writeEvents(trx, events);
   const stored = await idempotency.insertResponse(
     trx,
     {

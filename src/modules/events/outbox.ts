@@ -2,6 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
+import { prepareQuery } from '../../db/prepared.ts';
 import type { EventsTable } from '../../db/schema.ts';
 import type { EventEntities, EventType } from './catalog.ts';
 
@@ -72,6 +73,24 @@ export function insertEvents(db: Executor, rows: OutboxRow[]) {
     .insertInto('events')
     .values(rows)
     .returning(notify ? ['id', notify.as('notified')] : ['id']);
+}
+
+/** One event's insert, built and compiled once: most writes emit exactly one (docs/design.md#prepared-queries). */
+const insertOneEvent = prepareQuery((db, account_id: number, public_id: string, event_type: string, org_id: number, payload: string, created_at: number) =>
+  insertEvents(db, [{ account_id, public_id, event_type, org_id, payload, created_at, dispatched_at: null }]),
+);
+
+/**
+ * Runs the insert of `rows` into the outbox as a statement of its own (where it does not go with
+ * the stored response: SQLite), through the prepared statement when there is one row.
+ */
+export async function writeEvents(db: Executor, rows: OutboxRow[]): Promise<void> {
+  if (rows.length !== 1) {
+    await insertEvents(db, rows).execute();
+    return;
+  }
+  const [r] = rows;
+  await insertOneEvent.rows(db, r.account_id, r.public_id, r.event_type, r.org_id, r.payload, r.created_at);
 }
 
 /**

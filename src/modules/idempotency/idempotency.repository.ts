@@ -78,6 +78,51 @@ export async function deleteKey(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('id', '=', id).execute();
 }
 
+type StoredRow = {
+  account_id: number;
+  key: string;
+  request_hash: string;
+  request_bytes_hash: string | null;
+  response_status: number;
+  response_body: string;
+  location: string | null;
+  created_at: number;
+  expires_at: number;
+};
+
+/** insertResponse's statement when nothing goes with it and the commit is not folded in (SQLite's write path, a claim no write used): built and compiled once. */
+const insertDone = prepareQuery(
+  (
+    db,
+    account_id: number,
+    key: string,
+    request_hash: string,
+    request_bytes_hash: string | null,
+    response_status: number,
+    response_body: string,
+    location: string | null,
+    created_at: number,
+    expires_at: number,
+  ) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        account_id,
+        key,
+        request_hash,
+        request_bytes_hash,
+        state: 'done',
+        response_status,
+        response_body,
+        location,
+        committed_at: created_at,
+        created_at,
+        expires_at,
+      })
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+      .returning(['id']),
+);
+
 /**
  * Stores a request's response under its key; false when the key already has a record. `alongside`,
  * a write of another table, runs in the same statement (PostgreSQL's data-modifying `WITH`: one
@@ -88,24 +133,30 @@ export async function deleteKey(db: Executor, id: number): Promise<void> {
  */
 export async function insertResponse(
   db: Executor,
-  row: {
-    account_id: number;
-    key: string;
-    request_hash: string;
-    request_bytes_hash: string | null;
-    response_status: number;
-    response_body: string;
-    location: string | null;
-    created_at: number;
-    expires_at: number;
-  },
+  row: StoredRow,
   options: { alongside?: { toOperationNode(): OperationNode }; last?: boolean } = {},
 ): Promise<boolean> {
   const { alongside } = options;
+  const marker = options.last ? engineOf(db).commitMarker : null;
+  if (marker === null && !alongside) {
+    const r = row;
+    const stored = await insertDone.rows(
+      db,
+      r.account_id,
+      r.key,
+      r.request_hash,
+      r.request_bytes_hash,
+      r.response_status,
+      r.response_body,
+      r.location,
+      r.created_at,
+      r.expires_at,
+    );
+    return stored.length > 0;
+  }
   const insert = (alongside ? db.with('alongside', () => alongside as never) : db)
     .insertInto('idempotency_keys')
     .values({ ...row, state: 'done', committed_at: row.created_at });
-  const marker = options.last ? engineOf(db).commitMarker : null;
   if (marker === null)
     return (
       (await insert
