@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Trx } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
+import { prepareQuery } from '../db/prepared.ts';
 import type { EventEntities, EventType } from '../modules/events/catalog.ts';
 import { insertEvents, outboxRow, wakeDispatchers, writeEvents, type OutboxRow } from '../modules/events/outbox.ts';
 import * as idempotency from '../modules/idempotency/idempotency.repository.ts';
@@ -112,25 +113,92 @@ async function holdKey(trx: Trx, claim: IdempotencyClaim, now: number): Promise<
   await idempotency.deleteKey(trx, existing.id);
 }
 
+/**
+ * The stored answer with the write's one event, in one statement that also commits (engines with
+ * multi-table statements and a commit marker: PostgreSQL), built and compiled once: most writes
+ * emit exactly one event. A key already stored fails it (see idempotency.insertResponse).
+ */
+const storeWithOneEvent = prepareQuery(
+  (
+    db,
+    event_public_id: string,
+    event_type: string,
+    event_org_id: number,
+    event_payload: string,
+    account_id: number,
+    key: string,
+    request_hash: string,
+    request_bytes_hash: string | null,
+    response_status: number,
+    response_body: string,
+    location: string | null,
+    created_at: number,
+    expires_at: number,
+  ) =>
+    db
+      .with('alongside', () =>
+        insertEvents(db, [
+          { account_id, public_id: event_public_id, event_type, org_id: event_org_id, payload: event_payload, created_at, dispatched_at: null },
+        ]),
+      )
+      .insertInto('idempotency_keys')
+      .values({
+        account_id,
+        key,
+        request_hash,
+        request_bytes_hash,
+        state: 'done',
+        response_status,
+        response_body,
+        location,
+        committed_at: created_at,
+        created_at,
+        expires_at,
+      })
+      .modifyEnd(sql.raw(engineOf(db).commitMarker ?? '')),
+);
+
 /** Stores the response under the claim's key, with the change's events: one statement where the engine allows. */
 async function storeResponse(trx: Trx, claim: IdempotencyClaim, response: StoredResponse, now: number, events: OutboxRow[]): Promise<StoredResponse> {
-  const together = events.length > 0 && engineOf(trx).multiTableStatements;
+  const engine = engineOf(trx);
+  const together = events.length > 0 && engine.multiTableStatements;
   if (events.length > 0 && !together) await writeEvents(trx, events);
-  const stored = await idempotency.insertResponse(
-    trx,
-    {
-      account_id: claim.accountId,
-      key: claim.key,
-      request_hash: claim.fingerprint,
-      request_bytes_hash: claim.bytesFingerprint,
-      response_status: response.status,
-      response_body: claim.seal(response.body),
-      location: response.location,
-      created_at: now,
-      expires_at: claim.expiresAt,
-    },
-    { alongside: together ? insertEvents(trx, events) : undefined, last: true },
-  );
+  const row = {
+    account_id: claim.accountId,
+    key: claim.key,
+    request_hash: claim.fingerprint,
+    request_bytes_hash: claim.bytesFingerprint,
+    response_status: response.status,
+    response_body: claim.seal(response.body),
+    location: response.location,
+    created_at: now,
+    expires_at: claim.expiresAt,
+  };
+  let stored: boolean;
+  if (together && events.length === 1 && engine.commitMarker !== null && events[0].account_id === row.account_id && events[0].created_at === now) {
+    const [e] = events;
+    const r = row;
+    stored = await idempotency.storedUnlessKeyTaken(
+      storeWithOneEvent.rows(
+        trx,
+        e.public_id,
+        e.event_type,
+        e.org_id,
+        e.payload,
+        r.account_id,
+        r.key,
+        r.request_hash,
+        r.request_bytes_hash,
+        r.response_status,
+        r.response_body,
+        r.location,
+        r.created_at,
+        r.expires_at,
+      ),
+    );
+  } else {
+    stored = await idempotency.insertResponse(trx, row, { alongside: together ? insertEvents(trx, events) : undefined, last: true });
+  }
   if (!stored) throw inUse();
   return response;
 }

@@ -164,8 +164,16 @@ export async function insertResponse(
         .returning(['id'])
         .executeTakeFirst()) !== undefined
     );
+  return storedUnlessKeyTaken(insert.modifyEnd(sql.raw(marker)).execute());
+}
+
+/**
+ * True once `insert` (a stored answer's insert that fails on a key already stored) has run; false
+ * when it failed on the key's unique constraint (the transaction is then aborted).
+ */
+export async function storedUnlessKeyTaken(insert: Promise<unknown>): Promise<boolean> {
   try {
-    await insert.modifyEnd(sql.raw(marker)).execute();
+    await insert;
     return true;
   } catch (err) {
     if (err instanceof ConstraintViolation && (err.cause as { constraint?: string } | undefined)?.constraint === KEY_CONSTRAINT) return false;
