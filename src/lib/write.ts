@@ -142,19 +142,7 @@ const storeWithOneEvent = prepareQuery(
         ]),
       )
       .insertInto('idempotency_keys')
-      .values({
-        account_id,
-        key,
-        request_hash,
-        request_bytes_hash,
-        state: 'done',
-        response_status,
-        response_body,
-        location,
-        committed_at: created_at,
-        created_at,
-        expires_at,
-      })
+      .values(idempotency.answered({ account_id, key, request_hash, request_bytes_hash, response_status, response_body, location, created_at, expires_at }))
       .modifyEnd(sql.raw(engineOf(db).commitMarker ?? '')),
 );
 
@@ -177,24 +165,8 @@ async function storeResponse(trx: Trx, claim: IdempotencyClaim, response: Stored
   let stored: boolean;
   if (together && events.length === 1 && engine.commitMarker !== null && events[0].account_id === row.account_id && events[0].created_at === now) {
     const [e] = events;
-    const r = row;
     stored = await idempotency.storedUnlessKeyTaken(
-      storeWithOneEvent.rows(
-        trx,
-        e.public_id,
-        e.event_type,
-        e.org_id,
-        e.payload,
-        r.account_id,
-        r.key,
-        r.request_hash,
-        r.request_bytes_hash,
-        r.response_status,
-        r.response_body,
-        r.location,
-        r.created_at,
-        r.expires_at,
-      ),
+      storeWithOneEvent.rows(trx, e.public_id, e.event_type, e.org_id, e.payload, ...idempotency.storedArgs(row)),
     );
   } else {
     stored = await idempotency.insertResponse(trx, row, { alongside: together ? insertEvents(trx, events) : undefined, last: true });

@@ -78,7 +78,7 @@ export async function deleteKey(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('id', '=', id).execute();
 }
 
-type StoredRow = {
+export type StoredRow = {
   account_id: number;
   key: string;
   request_hash: string;
@@ -89,6 +89,16 @@ type StoredRow = {
   created_at: number;
   expires_at: number;
 };
+
+/** A stored answer's record: done, its write committed when the answer was stored. */
+export function answered(row: StoredRow) {
+  return { ...row, state: 'done' as const, committed_at: row.created_at };
+}
+
+/** The values of a stored answer in the order the prepared inserts take them. */
+export function storedArgs(r: StoredRow) {
+  return [r.account_id, r.key, r.request_hash, r.request_bytes_hash, r.response_status, r.response_body, r.location, r.created_at, r.expires_at] as const;
+}
 
 /** insertResponse's statement when nothing goes with it and the commit is not folded in (SQLite's write path, a claim no write used): built and compiled once. */
 const insertDone = prepareQuery(
@@ -106,19 +116,7 @@ const insertDone = prepareQuery(
   ) =>
     db
       .insertInto('idempotency_keys')
-      .values({
-        account_id,
-        key,
-        request_hash,
-        request_bytes_hash,
-        state: 'done',
-        response_status,
-        response_body,
-        location,
-        committed_at: created_at,
-        created_at,
-        expires_at,
-      })
+      .values(answered({ account_id, key, request_hash, request_bytes_hash, response_status, response_body, location, created_at, expires_at }))
       .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
       .returning(['id']),
 );
@@ -154,9 +152,7 @@ export async function insertResponse(
     );
     return stored.length > 0;
   }
-  const insert = (alongside ? db.with('alongside', () => alongside as never) : db)
-    .insertInto('idempotency_keys')
-    .values({ ...row, state: 'done', committed_at: row.created_at });
+  const insert = (alongside ? db.with('alongside', () => alongside as never) : db).insertInto('idempotency_keys').values(answered(row));
   if (marker === null)
     return (
       (await insert
