@@ -36,6 +36,21 @@ export function registerDirectAccess(db: Db, access: DirectAccess): void {
   direct.set(db, access);
 }
 
+/** Transactions on SQLite's one connection whose prepared queries run on it directly (see `onConnection`). */
+const sqliteTransactions = new WeakMap<Executor, DirectAccess>();
+
+/**
+ * Marks `trx`, a transaction of `db`, as the one open on SQLite's connection (the write path calls it
+ * as its transaction starts): its prepared queries then run on the connection at once, as the
+ * statements of an open transaction (node:sqlite runs each synchronously, so nothing interleaves),
+ * instead of through Kysely's executor and its transaction's connection queue. No effect on
+ * PostgreSQL, whose transaction holds a pooled connection of its own.
+ */
+export function onConnection(trx: Executor, db: Db): void {
+  const access = direct.get(db);
+  if (access?.sqlite) sqliteTransactions.set(trx, access);
+}
+
 /** A value of the query, given when it runs: the query is built with these in the values' place. */
 class Slot {
   readonly index: number;
@@ -119,6 +134,15 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
     },
     rows(db, ...args) {
       const compiled = compiledFor(db);
+      const own = db.isTransaction ? sqliteTransactions.get(db) : undefined;
+      // The transaction open on the connection is this one (SQLite rolls back by itself on some errors: then not).
+      if (own?.sqlite?.raw.isTransaction) {
+        try {
+          return Promise.resolve(readNow(own, compiled, args));
+        } catch (err) {
+          return Promise.reject(err);
+        }
+      }
       const access = accessOf(db);
       if (access && readsNow(access)) {
         try {

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Trx } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
-import { prepareQuery } from '../db/prepared.ts';
+import { onConnection, prepareQuery } from '../db/prepared.ts';
 import type { EventEntities, EventType } from '../modules/events/catalog.ts';
 import { insertEvents, outboxRow, wakeDispatchers, writeEvents, type OutboxRow } from '../modules/events/outbox.ts';
 import * as idempotency from '../modules/idempotency/idempotency.repository.ts';
@@ -70,6 +70,7 @@ export function createWrite(deps: { db: Db; clock: Clock; wakeDispatcher: () => 
     let wake = false;
     let response: StoredResponse | null = null;
     const result = await deps.db.transaction().execute(async (trx) => {
+      onConnection(trx, deps.db);
       const now = deps.clock.now();
       if (claim) await holdKey(trx, claim, now);
       const events: OutboxRow[] = [];
