@@ -286,8 +286,9 @@ export interface IdempotencyKeysTable {
   /** SHA-256 of method, route and canonical body: the same key with another request is refused. */
   request_hash: string;
   /**
-   * SHA-256 of method, path and the body's exact bytes (null for records stored before migration
-   * 2026-11-28T1000): a retry with the same bytes is replayed before its body is decoded.
+   * SHA-256 of method, URL (with its query string) and the body's exact bytes (null for records
+   * stored before migration 2026-11-28T1000, and for bodiless requests): a retry with the same bytes
+   * is replayed before its body is decoded.
    */
   request_bytes_hash: string | null;
   state: 'running' | 'done';

@@ -26,7 +26,7 @@ export interface IdempotencyClaim {
   readonly accountId: number;
   readonly key: string;
   readonly fingerprint: string;
-  /** SHA-256 of method, path and body bytes, stored so a retry of the same bytes replays before decoding; null without a body. */
+  /** SHA-256 of method, URL and body bytes, stored so a retry of the same bytes replays before decoding; null without a body. */
   readonly bytesFingerprint: string | null;
   readonly expiresAt: number;
   /** The response this request answers with `result`, serialized as it will be sent. */

@@ -123,7 +123,7 @@ function kept(status: number): boolean {
  *
  * Two stages (docs/design.md#request-pipeline):
  * - bytes (preValidation, registered right after the access checks, before the body is decoded): a
- *   header key whose stored answer was given to the same method, path and body bytes is replayed
+ *   header key whose stored answer was given to the same method, URL and body bytes is replayed
  *   there. Those bytes decoded, passed validation and matched the key's fingerprint when first
  *   answered, so a retry sending them again skips decoding, validation and the canonical fingerprint.
  * - claim (preHandler, after validation): every other keyed request, compared by the canonical
