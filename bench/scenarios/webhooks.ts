@@ -172,19 +172,32 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
     await dispatcher.stop();
     // Throughput in alternating rounds (dispatcher, then baseline on the same payloads), best of each:
     // other work on a shared machine then hits both sides alike instead of whichever ran at the time.
+    // And this process's CPU per delivery on each side (the receiver runs in its own): steadier than
+    // the rates on a shared machine. The dispatcher's side includes its database work (on PostgreSQL,
+    // not the server's).
     let perSecond = 0;
     let base = 0;
+    let cpuDispatcher = Infinity;
+    let cpuBaseline = Infinity;
     const per = Math.ceil(n / ROUNDS);
+    const cpuSince = (start: NodeJS.CpuUsage) => {
+      const used = process.cpuUsage(start);
+      return (used.user + used.system) / per;
+    };
     for (let round = 0; round < ROUNDS; round++) {
       await emitBatch(s, per);
       const d = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY, globalConcurrency: 2 * CONCURRENCY });
       const started = performance.now();
+      let cpu = process.cpuUsage();
       await d.start();
       await waitIdle(s, 10);
       perSecond = Math.max(perSecond, per / ((performance.now() - started) / 1000));
+      cpuDispatcher = Math.min(cpuDispatcher, cpuSince(cpu));
       await d.stop();
       await stats(receiverUrl, ca);
+      cpu = process.cpuUsage();
       base = Math.max(base, await baseline(s, receiverUrl, ca, per));
+      cpuBaseline = Math.min(cpuBaseline, cpuSince(cpu));
       await stats(receiverUrl, ca);
     }
     const measured = new Dispatcher({ database: s.database, config, ca, perEndpointConcurrency: CONCURRENCY, globalConcurrency: 2 * CONCURRENCY });
@@ -215,6 +228,9 @@ async function runEngine(engine: 'sqlite' | 'postgres', receiverUrl: string, ca:
       deliveries_per_s: Math.round(perSecond),
       baseline_per_s: Math.round(base),
       ratio: Math.round((perSecond / base) * 100) / 100,
+      cpu_us_per_delivery: Math.round(cpuDispatcher),
+      baseline_cpu_us_per_delivery: Math.round(cpuBaseline),
+      cpu_ratio: Math.round((cpuBaseline / cpuDispatcher) * 100) / 100,
       commit_to_receiver_p50_ms: percentile(latencies, 50),
       commit_to_receiver_p99_ms: percentile(latencies, 99),
       latency_samples: latencies.length,

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Kysely, type Selectable, type SelectType } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely, type RawBuilder, type Selectable, type SelectType } from 'kysely';
 import type pg from 'pg';
 import type { DependencyStatus } from '../lib/dependency-status.ts';
 import type { Db, Executor } from './database.ts';
@@ -93,9 +93,10 @@ export function everyColumn<T>() {
 
 /**
  * `build` receives the database and one stand-in per argument (typed as the argument, so Kysely
- * checks the query as usual); the stand-ins may only be used as values.
+ * checks the query as usual); the stand-ins may only be used as values. It returns a query builder,
+ * or an `sql` template for a statement of one engine (a query builder cannot say it).
  */
-export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R>): PreparedQuery<A, R> {
+export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R> | RawBuilder<R>): PreparedQuery<A, R> {
   const name = `custops_p${++statements}`;
   const byEngine = new Map<string, Compiled>();
   const compiledFor = (db: Executor): Compiled => {
@@ -103,7 +104,8 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
     let compiled = byEngine.get(engine.name);
     if (!compiled) {
       const slots = Array.from({ length: build.length - 1 }, (_, i) => new Slot(i)) as unknown as A;
-      const query = build(db as Db, ...slots).compile();
+      const built = build(db as Db, ...slots);
+      const query = 'isRawBuilder' in built ? built.compile(db) : built.compile();
       compiled = {
         sql: query.sql,
         statement: null,

@@ -1,6 +1,7 @@
 import type { Db, Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
 import * as pgBatch from './dispatch.postgres.ts';
+import * as sqliteBatch from './dispatch.sqlite.ts';
 
 /**
  * Claiming due deliveries. A claim is a lease (`locked_until`): the worker owns the delivery
@@ -38,85 +39,8 @@ export interface ClaimPlan {
  * cheap, common case); when those belong to endpoints already at their cap, the other endpoints
  * with due work are served from their own index range, so one endpoint's backlog is never scanned.
  */
-export async function claimDue(db: Db, now: number, leaseMs: number, plan: ClaimPlan): Promise<ClaimedDelivery[]> {
-  if (engineOf(db).multiTableStatements) return claimDuePostgres(db, now, leaseMs, plan);
-  return db.transaction().execute(async (trx) => {
-    const planned = new Map(plan.inflight);
-    const taken: number[] = [];
-    let room = plan.room;
-    let refused = false;
-    const inFlightTotal = [...plan.inflight.values()].reduce((a, b) => a + b, 0);
-    const headLimit = Math.min(room, plan.perEndpoint) + inFlightTotal;
-    const due = trx
-      .selectFrom('webhook_deliveries as d')
-      .where('d.next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]));
-    const head = due
-      .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-      .select(['d.id', 'd.endpoint_id'])
-      .where('w.enabled', '=', true)
-      .orderBy('d.next_attempt_at')
-      .orderBy('d.id')
-      .limit(headLimit);
-    const candidates = await head.execute();
-    for (const c of candidates) {
-      const n = planned.get(c.endpoint_id) ?? 0;
-      if (room > 0 && n < plan.perEndpoint) {
-        planned.set(c.endpoint_id, n + 1);
-        taken.push(c.id);
-        room--;
-      } else if (room > 0) refused = true;
-    }
-    // A full head may hide other endpoints' work behind it, as may rows refused for a full endpoint.
-    if ((refused || candidates.length === headLimit) && room > 0) {
-      const full = [...planned].filter(([, n]) => n >= plan.perEndpoint).map(([id]) => id);
-      const others = await endpointsWithDueWork(trx, now, taken, full);
-      for (const endpointId of others) {
-        if (room <= 0) break;
-        const want = Math.min(room, plan.perEndpoint - (planned.get(endpointId) ?? 0));
-        const q = due
-          .select('d.id')
-          .where('d.endpoint_id', '=', endpointId)
-          .$if(taken.length > 0, (b) => b.where('d.id', 'not in', taken))
-          .orderBy('d.next_attempt_at')
-          .orderBy('d.id')
-          .limit(want);
-        const rows = await q.execute();
-        for (const r of rows) taken.push(r.id);
-        planned.set(endpointId, (planned.get(endpointId) ?? 0) + rows.length);
-        room -= rows.length;
-      }
-    }
-    if (taken.length === 0) return [];
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ locked_until: now + leaseMs })
-      .where('id', 'in', taken)
-      .execute();
-    return trx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-      .innerJoin('events as e', 'e.id', 'd.event_id')
-      .select([
-        'd.id',
-        'd.account_id',
-        'd.endpoint_id',
-        'd.event_type',
-        'd.next_trigger',
-        'd.attempts',
-        'd.is_test',
-        'w.url',
-        'w.secret_encrypted',
-        'w.previous_secret_encrypted',
-        'w.previous_secret_expires_at',
-        'e.public_id',
-        'e.payload',
-      ])
-      .where('d.id', 'in', taken)
-      .orderBy('d.next_attempt_at')
-      .orderBy('d.id')
-      .execute();
-  });
+export function claimDue(db: Db, now: number, leaseMs: number, plan: ClaimPlan): Promise<ClaimedDelivery[]> {
+  return engineOf(db).multiTableStatements ? claimDuePostgres(db, now, leaseMs, plan) : sqliteBatch.claimDue(db, now, leaseMs, plan);
 }
 
 /** Enabled endpoints, other than `full`, with due deliveries besides `taken`. */

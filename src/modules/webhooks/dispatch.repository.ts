@@ -3,109 +3,18 @@ import type { Db, Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
 import type { DeliveryStatus, WebhookAttemptsTable } from '../../db/schema.ts';
 import * as pgBatch from './dispatch.postgres.ts';
-import { hasDueUnleased, type ClaimedDelivery } from './claim.repository.ts';
+import * as sqliteBatch from './dispatch.sqlite.ts';
 
 /** The dispatcher's writes around a delivery: fan-out from the outbox, and the attempt records (claims: claim.repository.ts). */
-
-const INSERT_CHUNK = 500;
 
 /**
  * Turns undispatched events into one delivery per (event, enabled subscribed endpoint). Given
  * `claim`, the new deliveries are leased to this process at birth when nothing due waits unleased
- * (dispatch.postgres.ts#fanOut says how; PostgreSQL does it all in one statement).
+ * (dispatch.postgres.ts#fanOut says how). Each engine has its own statements: one on PostgreSQL,
+ * prepared ones in one transaction on SQLite (dispatch.sqlite.ts).
  */
-export async function fanOut(db: Db, now: number, batch: number, claim: pgBatch.BirthClaim | null = null): Promise<pgBatch.FanOutResult> {
-  if (engineOf(db).multiTableStatements) return pgBatch.fanOut(db, now, batch, claim);
-  return db.transaction().execute(async (trx) => {
-    const events = await trx
-      .selectFrom('events')
-      .select(['id', 'account_id', 'event_type', 'created_at', 'public_id', 'payload'])
-      .where('dispatched_at', 'is', null)
-      .orderBy('id')
-      .limit(batch)
-      .execute();
-    // Whether a due delivery of an enabled endpoint waits unleased: then the new ones queue behind it.
-    const clear = claim !== null && !(await hasDueUnleased(trx, now));
-    if (events.length === 0) return { events: 0, claimed: [], complete: clear };
-    const endpoints = await trx
-      .selectFrom('webhook_endpoints')
-      .select(['id', 'account_id', 'event_types', 'url', 'secret_encrypted', 'previous_secret_encrypted', 'previous_secret_expires_at'])
-      .where('account_id', 'in', [...new Set(events.map((e) => e.account_id))])
-      .where('enabled', '=', true)
-      .orderBy('id')
-      .execute();
-    const subscribed = endpoints.map((e) => ({ ...e, types: new Set(JSON.parse(e.event_types) as string[]) }));
-    const taken = new Map<number, number>();
-    let room = claim?.room ?? 0;
-    const leased = (endpointId: number): boolean => {
-      if (!clear || room <= 0) return false;
-      const n = taken.get(endpointId) ?? claim!.held.get(endpointId) ?? 0;
-      if (n >= claim!.perEndpoint) return false;
-      taken.set(endpointId, n + 1);
-      room--;
-      return true;
-    };
-    const made = events.flatMap((ev) =>
-      subscribed.filter((ep) => ep.account_id === ev.account_id && ep.types.has(ev.event_type)).map((ep) => ({ ev, ep, lease: leased(ep.id) })),
-    );
-    const rows = made.map(({ ev, ep, lease }) => ({
-      account_id: ev.account_id,
-      endpoint_id: ep.id,
-      event_id: ev.id,
-      event_type: ev.event_type,
-      status: 'pending' as const,
-      attempts: 0,
-      next_attempt_at: now,
-      created_at: ev.created_at,
-      locked_until: lease ? claim!.lockedUntil : null,
-    }));
-    const ids = new Map<string, number>();
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const inserted = await trx
-        .insertInto('webhook_deliveries')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
-        .returning(['id', 'event_id', 'endpoint_id'])
-        .execute();
-      for (const r of inserted) ids.set(`${r.event_id}:${r.endpoint_id}`, r.id);
-    }
-    await trx
-      .updateTable('events')
-      .set({ dispatched_at: now })
-      .where(
-        'id',
-        'in',
-        events.map((e) => e.id),
-      )
-      .execute();
-    const claimed: ClaimedDelivery[] = [];
-    let unleased = 0;
-    for (const { ev, ep, lease } of made) {
-      const id = ids.get(`${ev.id}:${ep.id}`);
-      if (id === undefined) continue; // there already (an event fanned out again after a crash)
-      if (!lease) {
-        unleased++;
-        continue;
-      }
-      claimed.push({
-        id,
-        account_id: ev.account_id,
-        endpoint_id: ep.id,
-        event_type: ev.event_type,
-        next_trigger: null,
-        attempts: 0,
-        is_test: false,
-        url: ep.url,
-        secret_encrypted: ep.secret_encrypted,
-        previous_secret_encrypted: ep.previous_secret_encrypted,
-        previous_secret_expires_at: ep.previous_secret_expires_at,
-        public_id: ev.public_id,
-        payload: ev.payload,
-      });
-    }
-    claimed.sort((a, b) => a.id - b.id);
-    return { events: events.length, claimed, complete: clear && unleased === 0 };
-  });
+export function fanOut(db: Db, now: number, batch: number, claim: pgBatch.BirthClaim | null = null): Promise<pgBatch.FanOutResult> {
+  return engineOf(db).multiTableStatements ? pgBatch.fanOut(db, now, batch, claim) : sqliteBatch.fanOut(db, now, batch, claim);
 }
 
 export interface AttemptRecord {

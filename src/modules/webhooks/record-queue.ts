@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
 import * as pgBatch from './dispatch.postgres.ts';
+import * as sqliteBatch from './dispatch.sqlite.ts';
 import * as repo from './dispatch.repository.ts';
 
 const MAX_BATCH = 200;
@@ -48,31 +49,30 @@ export class RecordQueue {
   }
 
   /**
-   * Where one statement may write several tables (PostgreSQL), the common case, successes, is written
-   * in one statement; failures (retry
-   * schedule, endpoint failure streak, auto-disable) and any delivery changed since its claim go
-   * the general way, which reads the current state in its transaction first.
+   * The common case, successes, is written by each engine's own statements (one on PostgreSQL,
+   * prepared ones in one transaction on SQLite); failures (retry schedule, endpoint failure streak,
+   * auto-disable) and any delivery changed since its claim go the general way, which reads the
+   * current state in its transaction first.
    */
   async #record(batch: repo.PendingRecord[]): Promise<void> {
     let rest = batch;
-    if (engineOf(this.#db).multiTableStatements) {
-      const sent = batch.filter((i) => i.record.error === null);
-      if (sent.length) {
-        const written = await pgBatch.recordSent(
-          this.#db,
-          sent.map(({ record: r }) => ({
-            deliveryId: r.deliveryId,
-            accountId: r.accountId,
-            previousAttempts: r.previousAttempts,
-            trigger: r.trigger,
-            statusCode: r.statusCode,
-            responseBody: r.responseBody,
-            durationMs: r.durationMs,
-            requestedAt: r.requestedAt,
-          })),
-        );
-        rest = batch.filter((i) => !written.has(i.record.deliveryId));
-      }
+    const sent = batch.filter((i) => i.record.error === null);
+    if (sent.length) {
+      const recordSent = engineOf(this.#db).multiTableStatements ? pgBatch.recordSent : sqliteBatch.recordSent;
+      const written = await recordSent(
+        this.#db,
+        sent.map(({ record: r }) => ({
+          deliveryId: r.deliveryId,
+          accountId: r.accountId,
+          previousAttempts: r.previousAttempts,
+          trigger: r.trigger,
+          statusCode: r.statusCode,
+          responseBody: r.responseBody,
+          durationMs: r.durationMs,
+          requestedAt: r.requestedAt,
+        })),
+      );
+      rest = batch.filter((i) => !written.has(i.record.deliveryId));
     }
     await repo.recordAttempts(this.#db, rest);
   }
