@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
 import * as pgBatch from './dispatch.postgres.ts';
 import * as sqliteBatch from './dispatch.sqlite.ts';
+import { dueUnleased } from './due.ts';
 
 /**
  * Claiming due deliveries. A claim is a lease (`locked_until`): the worker owns the delivery
@@ -98,16 +99,7 @@ export async function releaseLeases(db: Db, ids: number[]): Promise<void> {
 
 /** Whether a due delivery of an enabled endpoint waits unleased (what a claim would take). */
 export async function hasDueUnleased(db: Executor, now: number): Promise<boolean> {
-  const d = await db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-    .select('d.id')
-    .where('d.next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
-    .where('w.enabled', '=', true)
-    .limit(1)
-    .executeTakeFirst();
-  return d !== undefined;
+  return (await dueUnleased(db, now).executeTakeFirst()) !== undefined;
 }
 
 /** For the loop's idle check and the metrics. */

@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../db/database.ts';
 import { onConnection, prepareQuery } from '../../db/prepared.ts';
 import type { ClaimedDelivery, ClaimPlan } from './claim.repository.ts';
 import type { BirthClaim, FanOutResult, SentRecord } from './dispatch.postgres.ts';
+import { dueUnleased } from './due.ts';
 
 /**
  * The dispatcher's hot statements on SQLite: each compiled once and prepared once
@@ -27,17 +28,8 @@ const UNDISPATCHED = prepareQuery((db, limit: number) =>
     .limit(limit),
 );
 
-/** One due delivery of an enabled endpoint that no process holds (claim.repository.ts#hasDueUnleased). */
-const DUE_UNLEASED = prepareQuery((db, now: number) =>
-  db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-    .select('d.id')
-    .where('d.next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
-    .where('w.enabled', '=', true)
-    .limit(1),
-);
+/** One due delivery of an enabled endpoint that no process holds (due.ts). */
+const DUE_UNLEASED = prepareQuery((db, now: number) => dueUnleased(db, now));
 
 interface SubscribedEndpoint {
   id: number;
