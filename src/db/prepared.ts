@@ -36,6 +36,11 @@ export function registerDirectAccess(db: Db, access: DirectAccess): void {
   direct.set(db, access);
 }
 
+/** SQLite's one connection behind `db` (null on PostgreSQL): for statements the write path runs on it directly (lib/group-commit.ts). */
+export function sqliteConnectionOf(db: Db): NodeSqliteDatabase | null {
+  return direct.get(db)?.sqlite ?? null;
+}
+
 /** Transactions on SQLite's one connection whose prepared queries run on it directly (see `onConnection`). */
 const sqliteTransactions = new WeakMap<Executor, DirectAccess>();
 

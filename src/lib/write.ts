@@ -6,6 +6,7 @@ import type { EventEntities, EventType } from '../modules/events/catalog.ts';
 import { insertEvents, outboxRow, wakeDispatchers, writeEvents, type OutboxRow } from '../modules/events/outbox.ts';
 import * as idempotency from '../modules/idempotency/idempotency.repository.ts';
 import type { Clock } from './clock.ts';
+import { GroupCommit } from './group-commit.ts';
 import { AppError } from './errors.ts';
 
 /** The answer a request with an Idempotency-Key gives, as it is stored and replayed. */
@@ -66,10 +67,13 @@ function inUse(): AppError {
 }
 
 export function createWrite(deps: { db: Db; clock: Clock; wakeDispatcher: () => void }): Write {
+  // SQLite: the writes waiting for its one connection share a commit (group-commit.ts).
+  const group = GroupCommit.of(deps.db);
+  const transaction = <T>(work: (trx: Trx) => Promise<T>): Promise<T> => (group ? group.run(work) : deps.db.transaction().execute(work));
   return async (claim, change) => {
     let wake = false;
     let response: StoredResponse | null = null;
-    const result = await deps.db.transaction().execute(async (trx) => {
+    const result = await transaction(async (trx) => {
       onConnection(trx, deps.db);
       const now = deps.clock.now();
       if (claim) await holdKey(trx, claim, now);
