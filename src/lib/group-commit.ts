@@ -3,7 +3,7 @@ import { translateDatabaseError } from '../db/errors.ts';
 import { sqliteConnectionOf } from '../db/prepared.ts';
 import type { NodeSqliteDatabase } from '../db/sqlite-driver.ts';
 
-/** At most this many writes share one commit. */
+/** At most this many writes share one commit (failed ones counted). */
 const MAX_WRITES = 16;
 /** A group takes no more writes once it has run this long, so reads waiting for the connection get in. */
 const MAX_GROUP_MS = 3;
@@ -72,13 +72,15 @@ export class GroupCommit {
       await this.#db.transaction().execute(async (trx) => {
         entered = true;
         const started = performance.now();
-        const room = () => done.length < MAX_WRITES && performance.now() - started < MAX_GROUP_MS;
+        let taken = 0;
+        const room = () => taken < MAX_WRITES && performance.now() - started < MAX_GROUP_MS;
         for (;;) {
           // Before committing, one turn of the event loop: the requests already read off the sockets
           // reach their write and join this commit. All within the group's caps.
           if (this.#queue.length === 0 && room()) await new Promise((resolve) => setImmediate(resolve));
-          if (this.#queue.length === 0 || (done.length > 0 && !room())) return;
+          if (this.#queue.length === 0 || (taken > 0 && !room())) return;
           const job = this.#queue.shift()!;
+          taken++;
           try {
             raw.exec('SAVEPOINT custops_write');
           } catch (err) {
