@@ -5,11 +5,11 @@ import type { ClaimedDelivery } from './claim.repository.ts';
 
 /**
  * The dispatcher's hot statements on PostgreSQL, each ONE statement (one round trip, its own
- * implicit transaction) where the portable code needs a transaction of four to six: on a busy
+ * implicit transaction) where SQLite's take a transaction of four to six statements: on a busy
  * machine every round trip to the server costs a scheduling wake-up on both sides, and these run
  * for every batch of deliveries. Data-modifying CTEs see one snapshot, so each statement is as
- * atomic as the transaction it replaces. SQLite keeps the portable versions (its statements are
- * calls in this process, not round trips).
+ * atomic as the transaction it replaces. SQLite's statements are calls in this process, not round
+ * trips: its versions are in dispatch.sqlite.ts (prepared once, one transaction each).
  *
  * The fan-out, the head's claim and the record of sent attempts are named and planned once per
  * connection (`RANGES_OF_NOW`, db/pg-statement-names.ts): their ranges compare with the present
@@ -193,7 +193,7 @@ export interface SentRecord {
 /**
  * Records successful attempts in one statement: each delivery marked sent (only where its attempt
  * count is still the claimed one), its attempt logged, and its endpoint's failure streak ended.
- * Returns the ids written; the caller records the rest the portable way (they changed meanwhile,
+ * Returns the ids written; the caller records the rest the general way (they changed meanwhile,
  * or were deleted with their endpoint).
  */
 export async function recordSent(db: Db, items: SentRecord[]): Promise<Set<number>> {
