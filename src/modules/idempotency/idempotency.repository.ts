@@ -137,20 +137,7 @@ export async function insertResponse(
   const { alongside } = options;
   const marker = options.last ? engineOf(db).commitMarker : null;
   if (marker === null && !alongside) {
-    const r = row;
-    const stored = await insertDone.rows(
-      db,
-      r.account_id,
-      r.key,
-      r.request_hash,
-      r.request_bytes_hash,
-      r.response_status,
-      r.response_body,
-      r.location,
-      r.created_at,
-      r.expires_at,
-    );
-    return stored.length > 0;
+    return (await insertDone.rows(db, ...storedArgs(row))).length > 0;
   }
   const insert = (alongside ? db.with('alongside', () => alongside as never) : db).insertInto('idempotency_keys').values(answered(row));
   if (marker === null)
