@@ -137,6 +137,13 @@ export const SettingsSchema = Type.Object({
     'SQLite: serve and worker copy the write-ahead log back on a thread of their own while writes keep growing it (0: inside commits, as SQLite does by default)',
     '1',
   ),
+  idleReleaseSeconds: integer(
+    'CUSTOPS_IDLE_RELEASE_S',
+    5,
+    0,
+    3600,
+    "serve and worker: after this many seconds with the event loop under 2 % busy, V8's unused heap is handed back to the system (0: never; docs/operations.md#memory)",
+  ),
   redisTimeoutMs: integer('CUSTOPS_REDIS_TIMEOUT_MS', 50, 1, 60_000, 'time budget of one rate-limit call to Redis; beyond it the process limits locally'),
   httpHeadersTimeoutMs: integer('CUSTOPS_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000, 'the request head must arrive within this'),
   httpRequestTimeoutMs: integer('CUSTOPS_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000, 'the whole request (head and body) must arrive within this'),

@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import { routeOf } from './http/route.ts';
 import type { App } from './http/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { releaseMemoryWhenIdle } from './lib/idle-memory.ts';
 import { purgeExpiredKeys } from './modules/idempotency/idempotency.repository.ts';
 import { Dispatcher } from './modules/webhooks/dispatcher.ts';
 import { startRetention } from './modules/webhooks/retention.ts';
@@ -68,6 +69,8 @@ export async function startServer(settings: Config, options: ServerOptions = {})
     inFlight.delete(request);
     done();
   });
+  // A process that has served a burst gives the heap it grew for it back once it goes quiet.
+  const idleMemory = releaseMemoryWhenIdle({ everyMs: config.idleReleaseSeconds * 1000, log: app.log });
   const purge = setInterval(() => {
     purgeExpiredKeys(database.db, clock.now()).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
   }, PURGE_EVERY_MS);
@@ -88,6 +91,7 @@ export async function startServer(settings: Config, options: ServerOptions = {})
     handlersRunning: () => inFlight.size,
     async stop() {
       clearInterval(purge);
+      idleMemory?.stop();
       await app.close();
       const deadline = Date.now() + DRAIN_TIMEOUT_MS;
       while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { openDatabase, timeoutsOf } from './db/database.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { systemClock } from './lib/clock.ts';
+import { releaseMemoryWhenIdle } from './lib/idle-memory.ts';
 import { Dispatcher } from './modules/webhooks/dispatcher.ts';
 import { startRetention } from './modules/webhooks/retention.ts';
 
@@ -39,11 +40,14 @@ export async function runWorker(
   await dispatcher.start();
   // Beside the dispatcher, as in `serve`: the webhook history past CUSTOPS_WEBHOOK_RETENTION_DAYS.
   const retention = startRetention({ database, config, clock: systemClock, log });
+  // As in `serve`: the heap grown for a burst of deliveries is handed back once the process goes quiet.
+  const idleMemory = releaseMemoryWhenIdle({ everyMs: config.idleReleaseSeconds * 1000, log });
   // Signal handlers do not hold the event loop open, and the dispatcher's timers are unref'd.
   const keepAlive = setInterval(() => {}, 3_600_000);
   log.info({ pid: process.pid, dialect: database.dialect }, 'custops worker started');
   await waitForSignal(async () => {
     clearInterval(keepAlive);
+    idleMemory?.stop();
     await retention.stop();
     await dispatcher.stop();
     await database.close();

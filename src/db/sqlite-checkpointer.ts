@@ -16,13 +16,19 @@ import { Worker } from 'node:worker_threads';
  * over only once every frame is copied, so the serving connection copies those few and lets the log
  * start over, once per `SAFETY_NET_PAGES` pages instead of once per 1,000.
  *
- * The thread (a V8 isolate: about 14 MB of RSS) starts only once writes keep growing the log (`#look`),
- * so an idle or read-mostly process never has it. If it fails, the serving connection checkpoints as before.
+ * The thread (a V8 isolate with its connection: 10–25 MB of RSS) starts only once writes keep growing
+ * the log (`#look`), so an idle or read-mostly process never has it, and it exits once the log has been
+ * all copied back and has not moved for `IDLE_EXIT_MS`: a process that served a burst of writes goes
+ * back to its idle size, and the serving connection checkpoints by itself again (SQLite's default)
+ * until writes keep growing the log once more. If the thread fails, the serving connection
+ * checkpoints as before.
  */
 export const SAFETY_NET_PAGES = 10_000;
 /** SQLite's own automatic checkpoint threshold, kept until the thread runs. */
 export const DEFAULT_AUTOCHECKPOINT_PAGES = 1_000;
 const LOOK_EVERY_MS = 1_000;
+/** The thread exits after this long with nothing to copy and no new frame in the log. */
+export const IDLE_EXIT_MS = 10_000;
 
 // Plain JavaScript for an `eval` worker: no file to resolve in the TypeScript sources and in `dist`.
 //
@@ -33,7 +39,8 @@ const LOOK_EVERY_MS = 1_000;
 // microseconds; a torn read only moves one checkpoint a little. It checkpoints when 1,000 frames wait
 // (SQLite's own cadence, so as many checkpoints and `fsync`s as SQLite would make by itself), and
 // once more after a second without writes, so that an idle log is all copied and the next write
-// starts it over. If the wal-index cannot be read, it checkpoints every 100 ms instead.
+// starts it over. If the wal-index cannot be read, it checkpoints every 100 ms instead. When the log
+// has been all copied and has not moved for `idleExitMs`, it says so and exits.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
@@ -65,6 +72,12 @@ function loop() {
   if (stopping) { db.close(); parentPort.close(); return; }
   try {
     const frames = waiting();
+    if (frames === 0 && Date.now() - quietSince >= workerData.idleExitMs) {
+      parentPort.postMessage({ idle: true });
+      db.close();
+      parentPort.close();
+      return;
+    }
     if (frames === null) {
       blind += 10;
       if (blind >= 100) { blind = 0; checkpoint(); }
@@ -119,11 +132,15 @@ export function logState(path: string): { frames: number; salt: string; backfill
 }
 
 /** How a connection gets the thread: `true` (serve, worker), or a lower start for tests. */
-export type CheckpointerOption = boolean | { startAtPages: number };
+export type CheckpointerOption = boolean | { startAtPages: number; idleExitMs?: number };
 
 export interface CheckpointerStats {
   /** The thread runs. */
   running: boolean;
+  /** Times the thread started. */
+  starts: number;
+  /** Times it exited because the log stayed copied and still (`IDLE_EXIT_MS`). */
+  idleExits: number;
   /** Checkpoints of the thread that copied frames back. */
   checkpoints: number;
   /** The thread's last error (it has then stopped, and the serving connection checkpoints by itself). */
@@ -140,13 +157,22 @@ export class SqliteCheckpointer {
   #worker: Worker | null = null;
   #exited: Promise<void> | null = null;
   #stopping = false;
-  readonly stats: CheckpointerStats = { running: false, checkpoints: 0, error: null };
+  readonly stats: CheckpointerStats = { running: false, starts: 0, idleExits: 0, checkpoints: 0, error: null };
+  readonly #idleExitMs: number;
 
-  /** `startAtPages`: the log size (in pages) that starts the thread; tests set it low. */
-  constructor(path: string, main: DatabaseSync, options: { startAtPages?: number } = {}) {
+  /** `startAtPages`: the log size (in pages) that starts the thread; `idleExitMs`: when it exits. Tests set them low. */
+  constructor(path: string, main: DatabaseSync, options: { startAtPages?: number; idleExitMs?: number } = {}) {
     this.#path = path;
     this.#main = main;
     this.#startAtPages = options.startAtPages ?? DEFAULT_AUTOCHECKPOINT_PAGES;
+    this.#idleExitMs = options.idleExitMs ?? IDLE_EXIT_MS;
+    this.#watch();
+  }
+
+  /** Looks at the log every second until the thread starts. */
+  #watch(): void {
+    this.#last = null;
+    this.#moved = false;
     this.#timer = setInterval(() => this.#look(), LOOK_EVERY_MS);
     this.#timer.unref();
   }
@@ -185,22 +211,33 @@ export class SqliteCheckpointer {
     // (`--input-type=module` would make it a module), and the thread needs none of the process's.
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { path: this.#path, pages: DEFAULT_AUTOCHECKPOINT_PAGES, shmFd: shmDescriptor(this.#path) },
+      workerData: { path: this.#path, pages: DEFAULT_AUTOCHECKPOINT_PAGES, shmFd: shmDescriptor(this.#path), idleExitMs: this.#idleExitMs },
       execArgv: [],
     });
     worker.unref();
     this.#worker = worker;
     this.stats.running = true;
+    this.stats.starts++;
     this.#main.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
-    worker.on('message', (m: { error?: string; log?: number; checkpointed?: number }) => {
+    let idle = false;
+    worker.on('message', (m: { error?: string; idle?: true; log?: number; checkpointed?: number }) => {
       if (m.error) this.#failed(m.error);
+      else if (m.idle) idle = true;
       else this.stats.checkpoints++;
     });
     worker.on('error', (err) => this.#failed(err.message));
     this.#exited = new Promise((resolve) =>
       worker.once('exit', (code) => {
         this.stats.running = false;
-        if (!this.#stopping && !this.stats.error) this.#failed(`the checkpoint thread exited (code ${code})`);
+        if (idle && !this.#stopping && !this.stats.error) {
+          // Quiet: SQLite's own checkpoints until writes keep growing the log again.
+          this.#worker = null;
+          this.stats.idleExits++;
+          if (this.#main.isOpen) {
+            this.#main.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+            this.#watch();
+          }
+        } else if (!this.#stopping && !this.stats.error) this.#failed(`the checkpoint thread exited (code ${code})`);
         resolve();
       }),
     );

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, sqlitePath, type DatabaseHandle } from '../../src/db/database.ts';
-import { logState, SAFETY_NET_PAGES } from '../../src/db/sqlite-checkpointer.ts';
+import { DEFAULT_AUTOCHECKPOINT_PAGES, logState, SAFETY_NET_PAGES } from '../../src/db/sqlite-checkpointer.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
@@ -39,10 +39,10 @@ function raw(h: DatabaseHandle): DatabaseSync {
   return h.sqlite.raw;
 }
 
-/** A new database with the checkpointer (starting at `startAtPages`) and the test's table. */
-function withTable(startAtPages: number): { path: string; h: DatabaseHandle; db: DatabaseSync } {
+/** A new database with the checkpointer (starting at `startAtPages`, exiting after `idleExitMs` quiet) and the test's table. */
+function withTable(startAtPages: number, idleExitMs?: number): { path: string; h: DatabaseHandle; db: DatabaseSync } {
   const path = join(scratch(), 'c.db');
-  const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages } });
+  const h = openDatabase(`sqlite:${path}`, { sqliteCheckpointer: { startAtPages, idleExitMs } });
   const db = raw(h);
   db.exec('create table t (id integer primary key, v blob)');
   return { path, h, db };
@@ -103,6 +103,43 @@ describe('SQLite checkpoints on a thread of their own', () => {
       await h.close();
     }
     assert.deepEqual(reopened(path), { n: 1541, lo: 1, hi: 1541, integrity: 'ok' });
+  });
+
+  test('a thread with the log all copied and still exits (its memory goes with it); SQLite checkpoints by itself until writes keep growing the log, and the thread starts again', async () => {
+    const { path, h, db } = withTable(40, 300);
+    const autocheckpoint = () => Number((db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint);
+    try {
+      const checkpointer = h.sqlite?.checkpointer;
+      assert.ok(checkpointer);
+      checkpointer.look();
+      writeRows(db, 1, 20);
+      checkpointer.look();
+      writeRows(db, 21, 20);
+      assert.equal(checkpointer.look(), true);
+      assert.equal(checkpointer.stats.starts, 1);
+      assert.equal(autocheckpoint(), SAFETY_NET_PAGES);
+      // No more writes: a second later the thread copies the rest back, 300 ms after that it exits.
+      await until('the thread to exit', () => !checkpointer.stats.running, 10_000);
+      assert.equal(checkpointer.stats.idleExits, 1);
+      assert.equal(checkpointer.stats.error, null, 'an exit when quiet is no failure');
+      const log = walIndex(path);
+      assert.ok(log.mxFrame > 0 && log.nBackfill === log.mxFrame, `every frame copied back before the exit: ${JSON.stringify(log)}`);
+      assert.equal(autocheckpoint(), DEFAULT_AUTOCHECKPOINT_PAGES, "the serving connection's own checkpoints are back");
+
+      // Writes again: the log starts over and grows, and the thread starts again after two looks that saw it move.
+      checkpointer.look();
+      writeRows(db, 41, 20);
+      assert.equal(checkpointer.look(), false, 'one look that saw the log move: a burst');
+      writeRows(db, 61, 30);
+      assert.equal(checkpointer.look(), true);
+      assert.equal(checkpointer.stats.starts, 2);
+      assert.equal(autocheckpoint(), SAFETY_NET_PAGES);
+      writeRows(db, 91, 200);
+      await until('a checkpoint of the second thread', () => walIndex(path).nBackfill === walIndex(path).mxFrame, 10_000);
+    } finally {
+      await h.close();
+    }
+    assert.deepEqual(reopened(path), { n: 290, lo: 1, hi: 290, integrity: 'ok' });
   });
 
   test('a log that started over since the last look (SQLite checkpointed it by itself) starts the thread too', async () => {

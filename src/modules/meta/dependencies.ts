@@ -103,7 +103,7 @@ export function createDependencyRegistry(deps: Dependencies): Registry {
   if (checkpointer) {
     new Gauge({
       name: 'custops_sqlite_checkpoint_thread',
-      help: "SQLite: 1 while this process's checkpoint thread runs (it starts once the write-ahead log has reached 1,000 pages), 0 before it starts or after it failed.",
+      help: "SQLite: 1 while this process's checkpoint thread runs (it starts once the write-ahead log has reached 1,000 pages), 0 before it starts, after 10 s without writes (it exits until writes resume) or after it failed.",
       registers: [registry],
       collect() {
         this.set(checkpointer.running ? 1 : 0);
