@@ -17,6 +17,7 @@ export const description =
   'side by side in one database, on SQLite and PostgreSQL; single requests, p50/p99 per size and the ratio of the largest to the smallest. ' +
   'Sizes: BENCH_SCALE_SIZES (default 10000,100000; add 1000000 for the full curve); engines: BENCH_SCALE_ENGINES (default both when PostgreSQL is configured).';
 
+const REST_MS = 15_000;
 const REQUESTS = Number(process.env.BENCH_SCALE_REQUESTS ?? 40);
 const WRITES = Number(process.env.BENCH_SCALE_WRITES ?? 1024);
 
@@ -58,10 +59,18 @@ async function runEngine(engine: Engine, sizeList: number[]) {
       routes[route][size] = t;
     };
     const rss: Record<string, number> = {};
+    // RSS as each phase ends, and again after REST_MS without requests: a quiet server hands the heap
+    // it grew for the load back (CUSTOPS_IDLE_RELEASE_S, docs/operations.md#memory), so the rested
+    // figures show what the accounts' rows cost the process, not the load's garbage.
+    const rested = async () => {
+      await new Promise((r) => setTimeout(r, REST_MS));
+      return server.rssMb();
+    };
     try {
       // Memory: first the smallest account alone (every route), then everything.
       for (const route of [...ROUTES, ...ANALYTICS]) await interleaved(server.url, [{ key: samples[0].key, path: (i) => route.path(samples[0], i) }], 5);
       rss.smallest_only = server.rssMb();
+      rss.smallest_only_rested = await rested();
       for (const route of [...ROUTES, ...ANALYTICS]) {
         const times = await interleaved(
           server.url,
@@ -71,6 +80,7 @@ async function runEngine(engine: Engine, sizeList: number[]) {
         for (const [k, t] of times.entries()) record(route.name, String(sizeList[k]), t);
       }
       rss.after_reads = server.rssMb();
+      rss.after_reads_rested = await rested();
       // Writes: each size in four rounds, taking turns, so both see the same machine.
       const statuses = ['qualified', 'proposal', 'negotiation', 'won', 'lost', 'new'];
       const writes = {
@@ -104,7 +114,11 @@ async function runEngine(engine: Engine, sizeList: number[]) {
         }
       }
       rss.after_writes = server.rssMb();
-      log(`${engine}: measured, server RSS ${rss.after_reads} MB after reads, ${rss.after_writes} MB after writes`);
+      rss.after_writes_rested = await rested();
+      log(
+        `${engine}: measured, server RSS ${rss.after_reads} MB after reads, ${rss.after_writes} MB after writes ` +
+          `(rested: ${rss.smallest_only_rested} with the smallest account alone, ${rss.after_reads_rested}, ${rss.after_writes_rested})`,
+      );
     } finally {
       await server.stop();
     }
