@@ -91,7 +91,10 @@ export interface PinnedServer {
 /** Starts a server script that prints `{"url": …}` once listening; stop() sends SIGTERM and waits. */
 /**
  * `custops serve` (bench/lib/server-child.js) on the server core, as every scenario runs it: loopback,
- * a free port, no Redis, warnings only, a fresh secret key unless the scenario gives its own.
+ * a free port, no Redis, warnings only, a fresh secret key unless the scenario gives its own, and
+ * no release of the heap when quiet (CUSTOPS_IDLE_RELEASE_S=0) unless the scenario measures memory:
+ * the throughput scenarios alternate the service's rounds with a baseline's on the same core, and a
+ * release while the baseline runs would take the core from it for a moment.
  */
 export function startServiceChild(settings: NodeJS.ProcessEnv & { DATABASE_URL: string; CUSTOPS_DATA_DIR: string }): Promise<PinnedServer> {
   return startPinnedServer('bench/lib/server-child.js', {
@@ -100,6 +103,7 @@ export function startServiceChild(settings: NodeJS.ProcessEnv & { DATABASE_URL: 
     LOG_LEVEL: 'warn',
     REDIS_URL: '',
     CUSTOPS_SECRET_KEY: randomBytes(32).toString('hex'),
+    CUSTOPS_IDLE_RELEASE_S: '0',
     ...settings,
   });
 }

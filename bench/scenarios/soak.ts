@@ -19,7 +19,8 @@ const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function runEngine(engine: Engine, receiver: Receiver, options: BenchOptions) {
-  const service = await startService(engine, receiver);
+  // As a service runs: a quiet process hands its heap back (5 s, the default of CUSTOPS_IDLE_RELEASE_S).
+  const service = await startService(engine, receiver, { CUSTOPS_IDLE_RELEASE_S: '5' });
   try {
     const pid = service.server.pid;
     await settle(REST_MS);

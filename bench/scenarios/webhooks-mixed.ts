@@ -75,8 +75,11 @@ export interface ServiceUnderLoad {
   stop(): Promise<void>;
 }
 
-/** A scratch database with 2,000 deals, an endpoint subscribed to `deal.activity.created` at the receiver, and `custops serve` on it. */
-export async function startService(engine: Engine, receiver: Receiver): Promise<ServiceUnderLoad> {
+/**
+ * A scratch database with 2,000 deals, an endpoint subscribed to `deal.activity.created` at the
+ * receiver, and `custops serve` on it; `settings` adds to its environment.
+ */
+export async function startService(engine: Engine, receiver: Receiver, settings: NodeJS.ProcessEnv = {}): Promise<ServiceUnderLoad> {
   const db = await createScratchDatabase(engine);
   try {
     const seed = await seedDeals(db.handle, { deals: 2000, activities: 10_000 });
@@ -91,6 +94,7 @@ export async function startService(engine: Engine, receiver: Receiver): Promise<
       CUSTOPS_DATA_DIR: db.dir,
       CUSTOPS_WEBHOOK_ALLOW_PRIVATE: '1',
       NODE_EXTRA_CA_CERTS: receiver.pki.caFile,
+      ...settings,
     });
     const auth = { authorization: `Bearer ${seed.key}`, 'content-type': 'application/json' };
     const url = `${server.url}/api/v1/deals/${seed.dealId}/activities`;
