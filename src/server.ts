@@ -69,8 +69,6 @@ export async function startServer(settings: Config, options: ServerOptions = {})
     inFlight.delete(request);
     done();
   });
-  // A process that has served a burst gives the heap it grew for it back once it goes quiet.
-  const idleMemory = releaseMemoryWhenIdle({ everyMs: config.idleReleaseSeconds * 1000, log: app.log });
   const purge = setInterval(() => {
     purgeExpiredKeys(database.db, clock.now()).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
   }, PURGE_EVERY_MS);
@@ -82,6 +80,8 @@ export async function startServer(settings: Config, options: ServerOptions = {})
   await dispatcher.start();
   // Beside the dispatcher, as in `worker`: the webhook history past CUSTOPS_WEBHOOK_RETENTION_DAYS.
   const retention = startRetention({ database, config, clock, log: app.log });
+  // A process that has served a burst gives the heap it grew for it back once it goes quiet.
+  const idleMemory = releaseMemoryWhenIdle({ everyMs: config.idleReleaseSeconds * 1000, log: app.log });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
