@@ -18,10 +18,10 @@ import { Worker } from 'node:worker_threads';
  *
  * The thread (a V8 isolate with its connection: 10–25 MB of RSS) starts only once writes keep growing
  * the log (`#look`), so an idle or read-mostly process never has it, and it exits once the log has been
- * all copied back and has not moved for `IDLE_EXIT_MS`: its isolate is freed (4–5 MB of RSS given back,
- * measured; the rest stays in malloc's arenas), and the serving connection checkpoints by itself again (SQLite's default)
- * until writes keep growing the log once more. If the thread fails, the serving connection
- * checkpoints as before.
+ * all copied back and has not moved for `IDLE_EXIT_MS`: its isolate is freed (4–5 MB of RSS given
+ * back, measured; the rest stays in malloc's arenas), and the serving connection checkpoints by
+ * itself again (SQLite's default) until writes keep growing the log once more. If the thread fails,
+ * the serving connection checkpoints as before.
  */
 export const SAFETY_NET_PAGES = 10_000;
 /** SQLite's own automatic checkpoint threshold, kept until the thread runs. */

@@ -63,8 +63,8 @@ export interface IdleReleaseOptions {
  * memory-reducing full collection (V8's "last resort": full collections until nothing more is freed,
  * with compaction), which shrinks the young generation and returns empty pages. A process that stays
  * idle, or under a load that keeps it under 2 % busy, therefore collects once, not every interval, and
- * a busy one never: at most one release per busy-then-quiet turn. The pause (tens to a few hundred milliseconds, with the heap's size)
- * falls when there is little work to delay.
+ * a busy one never: at most one release per busy-then-quiet turn. The pause (tens to a few hundred
+ * milliseconds, with the heap's size) falls when there is little work to delay.
  */
 export function releaseMemoryWhenIdle(options: IdleReleaseOptions): IdleRelease | null {
   if (options.everyMs <= 0) return null;

@@ -50,6 +50,10 @@ describe('configuration', () => {
       { CUSTOPS_TRUST_PROXY: '127.0.0.1,proxy.internal' },
       { CUSTOPS_SQLITE_CHECKPOINT_THREAD: 'sometimes' },
       { CUSTOPS_SQLITE_CHECKPOINT_THREAD: '2' },
+      { CUSTOPS_IDLE_RELEASE_S: '-1' },
+      { CUSTOPS_IDLE_RELEASE_S: '3601' },
+      { CUSTOPS_IDLE_RELEASE_S: '2.5' },
+      { CUSTOPS_IDLE_RELEASE_S: 'soon' },
     ];
     for (const env of cases) {
       const [name] = Object.keys(env);
@@ -66,6 +70,12 @@ describe('configuration', () => {
     assert.equal(loadConfig({ CUSTOPS_SECRET_KEY: hex }).secretKey!.toString('hex'), hex);
     const b64 = Buffer.alloc(32, 1).toString('base64');
     assert.deepEqual(loadConfig({ CUSTOPS_SECRET_KEY: b64 }).secretKey, Buffer.alloc(32, 1));
+  });
+
+  test('the idle release interval: 5 s by default, 0 turns it off', () => {
+    assert.equal(loadConfig({}).idleReleaseSeconds, 5);
+    assert.equal(loadConfig({ CUSTOPS_IDLE_RELEASE_S: '0' }).idleReleaseSeconds, 0);
+    assert.equal(loadConfig({ CUSTOPS_IDLE_RELEASE_S: '30' }).idleReleaseSeconds, 30);
   });
 
   test('pool size and trusted proxies are read', () => {
