@@ -35,7 +35,7 @@ const MONTHLY: Partial<Record<RankingMetric, string>> = {
 };
 
 /** Per-org rows of a period: `query` gives (org_id, n) rows, one per org when `onePerOrg`. */
-interface PerOrg {
+export interface PerOrg {
   query: RawBuilder<unknown>;
   onePerOrg: boolean;
 }
@@ -47,7 +47,7 @@ interface PerOrg {
  * `this_year`, `last_year`, `this_month` and `last_month` ranges) is one bucket of the rollup, whose
  * rows are one per org (the key is account, fact, day, org): `onePerOrg`.
  */
-function perOrgRows(accountId: number, p: Period, fact: string | undefined, from: (q: Period) => RawBuilder<unknown>): PerOrg {
+export function perOrgRows(accountId: number, p: Period, fact: string | undefined, from: (q: Period) => RawBuilder<unknown>): PerOrg {
   const raw = (q: Period) => sql`select org_id, count(*) as n from ${from(q)} group by org_id`;
   if (!fact) return { query: raw(p), onePerOrg: false };
   const seg = segments(p);
@@ -69,11 +69,6 @@ function perOrgRows(accountId: number, p: Period, fact: string | undefined, from
     ),
     onePerOrg: parts.length === 1 && parts[0].single,
   };
-}
-
-/** The (org_id, n) rows of `perOrgRows`, possibly several per org. */
-export function perOrgCounts(accountId: number, p: Period, fact: string | undefined, from: (q: Period) => RawBuilder<unknown>): RawBuilder<unknown> {
-  return perOrgRows(accountId, p, fact, from).query;
 }
 
 /** Open deals and open or pending tickets per org now, as kept by migration 2026-11-25T0310_analytics_kept. */
