@@ -50,6 +50,9 @@ const ANALYTICS_MIGRATIONS = [
   // These act on the triggers above, or add one (a deal's last_activity_at, which the data sets itself).
   '2026-11-27T1900_rollups_at_commit',
   '2026-11-27T1910_last_activity_trigger',
+  '2026-11-28T0300_daily_rollup_moves',
+  '2026-11-28T0310_counter_statements_postgres',
+  '2026-11-28T0400_open_deal_activity',
 ];
 
 /**
