@@ -26,6 +26,7 @@ import * as counterStatementsPostgres from './migrations/2026-11-28T0310_counter
 import * as openDealActivity from './migrations/2026-11-28T0400_open_deal_activity.ts';
 import * as idempotencyRequestBytes from './migrations/2026-11-28T1000_idempotency_request_bytes.ts';
 import * as dueOrderPostgres from './migrations/2026-11-28T1100_due_order_postgres.ts';
+import * as openPipeline from './migrations/2026-11-28T1900_open_pipeline.ts';
 
 /**
  * Every migration, by dated name. Listed explicitly (no directory scan) so the set is the
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0400_open_deal_activity': openDealActivity,
   '2026-11-28T1000_idempotency_request_bytes': idempotencyRequestBytes,
   '2026-11-28T1100_due_order_postgres': dueOrderPostgres,
+  '2026-11-28T1900_open_pipeline': openPipeline,
 };
 
 /**

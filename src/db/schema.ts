@@ -29,6 +29,7 @@ export interface Database {
   analytics_lost_reasons: AnalyticsLostReasonsTable;
   deals_open_activity: DealsOpenActivityTable;
   list_counts: ListCountsTable;
+  open_pipeline: OpenPipelineTable;
   auth_changes: AuthChangesTable;
   console_sessions: ConsoleSessionsTable;
   sign_in_failures: SignInFailuresTable;
@@ -343,6 +344,21 @@ export interface ListCountsTable {
   bucket: string;
   shard: number;
   n: number;
+}
+
+/**
+ * The open deals per account, open status and currency ('' for none): how many (`n`), how many
+ * with a value (`valued`) and those values' sum in cents, in shard rows that readers sum (migration
+ * 2026-11-28T1900_open_pipeline).
+ */
+export interface OpenPipelineTable {
+  account_id: number;
+  status: string;
+  currency: string;
+  shard: number;
+  n: number;
+  valued: number;
+  cents: number;
 }
 
 /** A console sign-in. The token lives only in the user's cookie; the table keeps its SHA-256. */

@@ -28,7 +28,7 @@ export interface BulkWriter {
 }
 
 /** The triggers the seed reproduces (tally.ts; a deal's last_activity_at is drawn with its timeline), by name. */
-const REPRODUCED = /^(analytics_|list_counts_|activities_touch_deal_ai$)/;
+const REPRODUCED = /^(analytics_|list_counts_|open_pipeline_|activities_touch_deal_ai$)/;
 /** SQLite: the search index's insert triggers (`<table>_trigrams_ai`), which the seed replays once per insert instead of once per row. */
 const SEARCH_INSERT = /^\w+_trigrams_ai$/;
 
@@ -69,6 +69,17 @@ function replayOf(table: string, sql: string): Replay | null {
 }
 /** The open statuses as an SQL list. */
 const OPEN_LIST = OPEN_STATUSES.map((s) => `'${s}'`).join(', ');
+
+/**
+ * The open pipeline (migration 2026-11-28T1900) of the new deals `where` chooses, which the seed's
+ * bypassed triggers would have kept: added per account, status and currency, in key order (two
+ * batches adding to the same rows wait for each other, never deadlock).
+ */
+const openPipelineOf = (where: string) => `insert into open_pipeline (account_id, status, currency, shard, n, valued, cents)
+  select account_id, status, coalesce(currency, ''), 0, count(*), count(value_cents), coalesce(sum(value_cents), 0) from deals
+  where ${where} and status in (${OPEN_LIST}) group by account_id, status, coalesce(currency, '') order by 1, 2, 3
+  on conflict (account_id, status, currency, shard) do update set
+    n = open_pipeline.n + excluded.n, valued = open_pipeline.valued + excluded.valued, cents = open_pipeline.cents + excluded.cents`;
 /** Tables whose triggers the seed bypasses (and reproduces) in direct mode. */
 const TRIGGER_TABLES: SeedTable[] = ['deals', 'deal_status_history', 'deal_activities', 'tickets', 'support_logs', 'orgs', 'contacts'];
 
@@ -152,18 +163,22 @@ async function postgresWriter(client: pg.PoolClient, mode: 'direct' | 'triggers'
       if (rows.length === 0) return [];
       const shape = SHAPES[table];
       const withId: TableShape = ids ? { table, columns: [['id', 'bigint'], ...shape.columns] } : shape;
-      // The open deals' last activity (migration 2026-11-28T0400) is kept by a trigger on deals, which
-      // replica mode skips: written here for the new deals, in the same transaction.
+      // The open deals' last activity (migration 2026-11-28T0400) and the open pipeline (2026-11-28T1900)
+      // are kept by triggers on deals, which replica mode skips: written here for the new deals, in the
+      // same transaction.
       const keepOpen = direct && table === 'deals';
       const text = `insert into ${table} (${columnsOf(withId)}) select * from unnest(${arrays(withId)})${returning || keepOpen ? ' returning id' : ''}`;
       const params = transpose(shape.columns.length, rows);
       const result = await client.query<{ id: number }>(text, ids ? [`{${ids.join(',')}}`, ...params] : params);
-      if (keepOpen)
+      if (keepOpen) {
+        const newIds = [`{${result.rows.map((r) => r.id).join(',')}}`];
         await client.query(
           `insert into deals_open_activity (deal_id, account_id, owner_user_id, last_activity_at)
            select id, account_id, owner_user_id, last_activity_at from deals where id = any($1::bigint[]) and status in (${OPEN_LIST})`,
-          [`{${result.rows.map((r) => r.id).join(',')}}`],
+          newIds,
         );
+        await client.query(openPipelineOf('id = any($1::bigint[])'), newIds);
+      }
       return returning ? result.rows.map((r) => Number(r.id)) : [];
     },
     async addCounts(table, key, rows) {
@@ -279,7 +294,9 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
       const names = shape.columns.map(([name]) => name).join(', ');
       const width = shape.columns.length;
       const replay = replays.get(table) ?? [];
-      const withIds = returning || replay.length > 0;
+      // The open pipeline's trigger is one the seed bypasses: its rows are added over the new deals' ids.
+      const keepOpen = direct && table === 'deals';
+      const withIds = returning || replay.length > 0 || keepOpen;
       const ids = await chunked(
         rows,
         width,
@@ -287,7 +304,7 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
         (n) => `insert${or} into ${table} (${names}) values ${placeholders(width, n)}${withIds ? ' returning id' : ''}`,
         withIds,
       );
-      if (ids.length > 0 && replay.length > 0) {
+      if (ids.length > 0 && (replay.length > 0 || keepOpen)) {
         // One writer at a time: the ids from the first to the last new one are exactly this insert's rows.
         let first = ids[0];
         let last = ids[0];
@@ -299,6 +316,7 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
           if (r.check && Number((prepared(r.check).get(first, last) as { n: number }).n) > 0) throw new Error(r.message);
           prepared(r.insert).run(first, last);
         }
+        if (keepOpen) prepared(openPipelineOf('id between ? and ?')).run(first, last);
       }
       return returning ? ids : [];
     },

@@ -6,6 +6,7 @@ import { FixedClock } from '../../src/lib/clock.ts';
 import { seedAccount, SeedInputError } from '../../src/seed/seed.ts';
 import { planFor } from '../../src/seed/plan.ts';
 import { engines, createTestDatabase, type TestDatabase } from '../helpers/engines.ts';
+import { keptOpenPipeline, recountOpenPipeline } from '../helpers/open-pipeline.ts';
 
 const clock = new FixedClock(Date.UTC(2026, 10, 20, 15, 30));
 const DEALS = 400;
@@ -117,6 +118,9 @@ for (const engine of engines()) {
         const { kept, open } = await openActivity(db, account);
         assert.ok(open.length > 10, 'the seed made open deals');
         assert.deepEqual(kept, open);
+        const pipeline = await keptOpenPipeline(db, account);
+        assert.ok(Object.keys(pipeline).length > 3, 'open deals of several statuses and currencies');
+        assert.deepEqual(pipeline, await recountOpenPipeline(db, account));
       }
     });
 

@@ -105,11 +105,19 @@ export function funnelReach(db: Executor, accountId: number, p: Period, f: Sales
   );
 }
 
-/** Open deals now: count and value per status and currency. */
+/**
+ * Open deals now: count and value per status and currency (`cents` null where none has a value). The
+ * account's figures are kept (`open_pipeline`, migration 2026-11-28T1900: a few shard rows per status
+ * and currency); one owner's are counted from that owner's open deals.
+ */
 export function openPipeline(db: Executor, accountId: number, f: SalesFilter) {
   return rows<{ status: string; currency: string | null; n: number; cents: number | null }>(
     db,
-    sql`
+    f.ownerUserId === undefined
+      ? sql`
+    select status, nullif(currency, '') as currency, sum(n) as n, case when sum(valued) > 0 then sum(cents) end as cents from open_pipeline
+    where account_id = ${accountId} group by status, currency having sum(n) > 0`
+      : sql`
     select status, currency, count(*) as n, sum(value_cents) as cents from deals
     where account_id = ${accountId} and ${OPEN_DEAL} ${owner(f)}
     group by status, currency`,
