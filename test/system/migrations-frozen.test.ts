@@ -39,6 +39,7 @@ const PINNED: Record<string, string> = {
   '2026-11-28T0400_open_deal_activity': 'da36bdb64dd8aa7b d01481df787c5614 5176853df59e1be3 4a8e445379a23fae',
   '2026-11-28T1000_idempotency_request_bytes': 'd54c957d7e577d01 0a05a12ccf260070 d54c957d7e577d01 0a05a12ccf260070',
   '2026-11-28T1100_due_order_postgres': 'e3b0c44298fc1c14 e3b0c44298fc1c14 7219dbe7b03b1fea 7bc48ad3170b5a69',
+  '2026-11-28T1900_open_pipeline': 'a013dfb4aab049b0 acda3dff54ae9604 8999c60263790250 7cdeb39bdf65b4bf',
 };
 
 /** Runs every migration up in order, then every one down in reverse, on an empty database, and digests each one's statements. */
