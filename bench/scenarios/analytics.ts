@@ -53,6 +53,7 @@ const ANALYTICS_MIGRATIONS = [
   '2026-11-28T0300_daily_rollup_moves',
   '2026-11-28T0310_counter_statements_postgres',
   '2026-11-28T0400_open_deal_activity',
+  '2026-11-28T1900_open_pipeline',
 ];
 
 /**
