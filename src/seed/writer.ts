@@ -72,11 +72,13 @@ const OPEN_LIST = OPEN_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /**
  * The open pipeline (migration 2026-11-28T1900) of the new deals `where` chooses, which the seed's
- * bypassed triggers would have kept: added per account, status and currency, in key order (two
- * batches adding to the same rows wait for each other, never deadlock).
+ * bypassed triggers would have kept: added per account, status and currency to the `shard` rows, in
+ * key order. On PostgreSQL the shard is the transaction's, as the triggers', so two batches written
+ * side by side mostly add to different rows (one of 16), and otherwise wait for each other, never
+ * deadlock; the lock is held from the deals' insert to the batch's commit.
  */
-const openPipelineOf = (where: string) => `insert into open_pipeline (account_id, status, currency, shard, n, valued, cents)
-  select account_id, status, coalesce(currency, ''), 0, count(*), count(value_cents), coalesce(sum(value_cents), 0) from deals
+const openPipelineOf = (where: string, shard: string) => `insert into open_pipeline (account_id, status, currency, shard, n, valued, cents)
+  select account_id, status, coalesce(currency, ''), ${shard}, count(*), count(value_cents), coalesce(sum(value_cents), 0) from deals
   where ${where} and status in (${OPEN_LIST}) group by account_id, status, coalesce(currency, '') order by 1, 2, 3
   on conflict (account_id, status, currency, shard) do update set
     n = open_pipeline.n + excluded.n, valued = open_pipeline.valued + excluded.valued, cents = open_pipeline.cents + excluded.cents`;
@@ -177,7 +179,7 @@ async function postgresWriter(client: pg.PoolClient, mode: 'direct' | 'triggers'
            select id, account_id, owner_user_id, last_activity_at from deals where id = any($1::bigint[]) and status in (${OPEN_LIST})`,
           newIds,
         );
-        await client.query(openPipelineOf('id = any($1::bigint[])'), newIds);
+        await client.query(openPipelineOf('id = any($1::bigint[])', '(txid_current() % 16)::int'), newIds);
       }
       return returning ? result.rows.map((r) => Number(r.id)) : [];
     },
@@ -316,7 +318,7 @@ function sqliteWriter(db: DatabaseSync, mode: 'direct' | 'triggers'): BulkWriter
           if (r.check && Number((prepared(r.check).get(first, last) as { n: number }).n) > 0) throw new Error(r.message);
           prepared(r.insert).run(first, last);
         }
-        if (keepOpen) prepared(openPipelineOf('id between ? and ?')).run(first, last);
+        if (keepOpen) prepared(openPipelineOf('id between ? and ?', '0')).run(first, last);
       }
       return returning ? ids : [];
     },
