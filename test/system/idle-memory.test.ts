@@ -11,6 +11,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { until } from '../helpers/until.ts';
 
 // A quiet `custops serve` hands the heap it grew under load back to the system (src/lib/idle-memory.ts).
 
@@ -127,20 +128,12 @@ async function load(s: Served, ms: number): Promise<number> {
   return n;
 }
 
-async function until(what: string, check: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
 describe('a quiet serve hands its heap back', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
   test('after start-up and after a burst of load, once per quiet turn, never under load; CUSTOPS_IDLE_RELEASE_S=0 never', async () => {
     const [s, off] = await Promise.all([serve({ CUSTOPS_IDLE_RELEASE_S: '1' }), serve({ CUSTOPS_IDLE_RELEASE_S: '0' })]);
     try {
       // Start-up counts as work: its garbage goes at the first quiet second.
-      await until('the release after start-up', () => s.releases.length === 1, 10_000);
+      await until('the release after start-up', () => s.releases.length === 1, 10_000, 50);
       assert.ok(s.releases[0].heapAfter < s.releases[0].heapBefore, JSON.stringify(s.releases[0]));
       // Quiet seconds after a release release nothing more: the heap has not grown, and nothing ran.
       await sleep(2_500);
@@ -151,7 +144,7 @@ describe('a quiet serve hands its heap back', { skip: process.platform !== 'linu
       assert.equal(s.releases.length, 1, 'no release while the event loop is busy');
       const rssUnderLoad = s.rssMb();
 
-      await until('the release after the load', () => s.releases.length === 2, 10_000);
+      await until('the release after the load', () => s.releases.length === 2, 10_000, 50);
       const r = s.releases[1];
       assert.ok(r.heapBefore - r.heapAfter >= 4 * 1024 * 1024, `the collection handed back the heap grown under load: ${JSON.stringify(r)}`);
       await sleep(500);

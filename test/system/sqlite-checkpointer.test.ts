@@ -14,6 +14,7 @@ import { systemClock } from '../../src/lib/clock.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 import { startServer } from '../../src/server.ts';
+import { until } from '../helpers/until.ts';
 
 // SQLite's WAL checkpoints on a thread of their own (src/db/sqlite-checkpointer.ts).
 
@@ -66,14 +67,6 @@ function reopened(path: string): { n: number; lo: number; hi: number; integrity:
     return { n: Number(n), lo: Number(lo), hi: Number(hi), integrity: integrity_check };
   } finally {
     db.close();
-  }
-}
-
-async function until(what: string, check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await sleep(10);
   }
 }
 

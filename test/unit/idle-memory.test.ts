@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { releaseMemoryWhenIdle } from '../../src/lib/idle-memory.ts';
+import { until } from '../helpers/until.ts';
 
 // The rules of src/lib/idle-memory.ts in this process, at 100 ms intervals: the system test
 // (test/system/idle-memory.test.ts) runs them in `custops serve`.
@@ -12,14 +13,6 @@ const EVERY_MS = 100;
 function spin(ms: number): void {
   const end = performance.now() + ms;
   while (performance.now() < end);
-}
-
-async function until(what: string, check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
 }
 
 describe('releasing the heap when quiet', () => {
