@@ -59,13 +59,12 @@ export class PgStatement {
     this.#getTypeParser = getTypeParser;
   }
 
-  /** The rows of one execution on a pooled connection. */
+  /**
+   * The rows of one execution on a pooled connection. Executions asked for in the same event-loop
+   * turn go to the server together (`Pipeline`): one connection, one write, one round trip.
+   */
   rows(pool: pg.Pool, values: readonly unknown[]): Promise<Row[]> {
-    return new Promise((resolve, reject) => {
-      // With a callback, the pool hands the execution to a client, then calls back once it released it.
-      const query = pool.query as unknown as (q: Execution, cb: (err: Error | undefined, rows?: Row[]) => void) => void;
-      query.call(pool, new Execution(this, values), (err, rows) => (err ? reject(err) : resolve(rows!)));
-    });
+    return pipelineOf(pool).add(this, values);
   }
 
   /** The shape on this connection, when the statement is parsed there and its result was described. */
@@ -80,64 +79,178 @@ export class PgStatement {
   }
 }
 
+/** At most this many executions share one round trip; more wait for the next turn's. */
+const MAX_PIPELINED = 64;
+
+interface Pending {
+  statement: PgStatement;
+  values: readonly unknown[];
+  resolve: (rows: Row[]) => void;
+  reject: (err: unknown) => void;
+}
+
+const pipelines = new WeakMap<pg.Pool, Pipeline>();
+
+function pipelineOf(pool: pg.Pool): Pipeline {
+  let pipeline = pipelines.get(pool);
+  if (!pipeline) {
+    pipeline = new Pipeline(pool);
+    pipelines.set(pool, pipeline);
+  }
+  return pipeline;
+}
+
 /**
- * One execution: a node-postgres "submittable" (as pg-cursor is), handed the connection when the
- * client's turn comes, then the backend's messages until ReadyForQuery.
+ * The prepared reads of one pool asked for in one event-loop turn, sent at the end of the turn's
+ * I/O (`setImmediate`) as one exchange on one pooled connection: each execution's Bind, Describe
+ * when its result is not yet described there, Execute, then one Sync, in one write
+ * (docs/design.md#prepared-queries). Under load a turn reads many requests off their sockets, and
+ * their reads then cost one socket write to the server and one wake-up of it, instead of one each;
+ * a lone request is sent at the end of its own turn, as before.
+ *
+ * Each read keeps its own answer: its rows, or its error. The executions between two Syncs share an
+ * implicit transaction, so after an error the server skips the rest up to the Sync: the reads after
+ * the failed one never ran, and are asked for again in the next exchange.
  */
-class Execution {
-  /** Read by the client: a ParseComplete records `text` as parsed under `name` on the connection. */
-  readonly name: string;
-  readonly text: string;
-  /** Set by the client (the pool's callback, wrapped by the client's query time-out when there is one). */
-  callback?: (err: unknown, rows?: Row[]) => void;
-  readonly #statement: PgStatement;
-  readonly #values: readonly unknown[];
+class Pipeline {
+  readonly #pool: pg.Pool;
+  #queued: Pending[] = [];
+  #scheduled = false;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  add(statement: PgStatement, values: readonly unknown[]): Promise<Row[]> {
+    return new Promise((resolve, reject) => this.#enqueue([{ statement, values, resolve, reject }]));
+  }
+
+  #enqueue(items: Pending[]): void {
+    this.#queued.push(...items);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#flush);
+    }
+  }
+
+  readonly #flush = (): void => {
+    this.#scheduled = false;
+    const queued = this.#queued;
+    this.#queued = [];
+    for (let i = 0; i < queued.length; i += MAX_PIPELINED) this.#send(queued.slice(i, i + MAX_PIPELINED));
+  };
+
+  #send(items: Pending[]): void {
+    // With a callback, the pool hands the exchange to a client, then calls back once it released it.
+    const query = this.#pool.query as unknown as (q: Batch, cb: (err: Error | undefined) => void) => void;
+    const batch = new Batch(items, (skipped) => this.#enqueue(skipped));
+    try {
+      query.call(this.#pool, batch, (err) => batch.ended(err));
+    } catch (err) {
+      batch.ended(err);
+    }
+  }
+}
+
+/**
+ * One exchange of several executions: a node-postgres "submittable" like `Execution`, whose
+ * messages are read in order. Each execution's answer ends with its CommandComplete; an
+ * ErrorResponse is the answer of the execution it arrived in, and the ones after it were skipped.
+ */
+class Batch {
+  callback?: (err: unknown) => void;
+  readonly #items: Pending[];
+  readonly #retry: (skipped: Pending[]) => void;
+  /** The execution whose answer the server is sending. */
+  #current = 0;
   #connection: Connection | null = null;
+  /** Per execution: the statement was parsed in this exchange (the first of its executions here). */
+  #parsed: boolean[] = [];
+  /** Per execution: its messages were sent (false: a value could not be bound; it was answered at once). */
+  #sent: boolean[] = [];
   #shape: Shape | undefined;
-  readonly #rows: Row[] = [];
+  #rows: Row[] = [];
   #failure: unknown = null;
   #done = false;
 
-  constructor(statement: PgStatement, values: readonly unknown[]) {
-    this.#statement = statement;
-    this.name = statement.name;
-    this.text = statement.text;
-    this.#values = values;
+  constructor(items: Pending[], retry: (skipped: Pending[]) => void) {
+    this.#items = items;
+    this.#retry = retry;
+  }
+
+  /**
+   * Read by the client on ParseComplete (the statement it records as parsed on the connection) and
+   * on ErrorResponse: the statement of the execution being answered, which is the one parsed when
+   * a ParseComplete arrives.
+   */
+  get name(): string {
+    return this.#items[this.#current]?.statement.name ?? '';
+  }
+
+  get text(): string {
+    return this.#items[this.#current]?.statement.text ?? '';
   }
 
   submit(connection: Connection): null {
-    const statement = this.#statement;
     this.#connection = connection;
-    this.#shape = statement.shapeOn(connection);
     const stream = connection.stream;
-    // One write for the whole exchange, as node-postgres does.
     stream.cork?.();
     try {
-      const previous = connection.parsedStatements[this.name] ?? connection.submittedNamedStatements[this.name];
-      if (previous === undefined) {
-        connection.parse({ text: this.text, name: this.name });
-        connection.submittedNamedStatements[this.name] = this.text;
+      const parsedHere = new Set<string>();
+      for (const item of this.#items) {
+        const { statement } = item;
+        const previous = connection.parsedStatements[statement.name] ?? connection.submittedNamedStatements[statement.name];
+        let parse = false;
+        if (previous === undefined && !parsedHere.has(statement.name)) {
+          parse = true;
+          parsedHere.add(statement.name);
+        }
+        let values: unknown[];
+        try {
+          // Bound first, so that a value that cannot be bound sends nothing for its execution.
+          values = item.values.map(prepareValue);
+        } catch (err) {
+          if (parse) parsedHere.delete(statement.name);
+          item.reject(err);
+          this.#parsed.push(false);
+          this.#sent.push(false);
+          continue;
+        }
+        if (parse) {
+          connection.parse({ text: statement.text, name: statement.name });
+          connection.submittedNamedStatements[statement.name] = statement.text;
+        }
+        connection.bind({ portal: '', statement: statement.name, values, binary: false, valueMapper: (v) => v });
+        // Described where its result is not yet known on this connection (parsed here: never).
+        if (parse || !statement.shapeOn(connection)) connection.describe({ type: 'P', name: '' });
+        connection.execute({ portal: '' });
+        this.#parsed.push(parse);
+        this.#sent.push(true);
       }
-      try {
-        connection.bind({ portal: '', statement: this.name, values: this.#values, binary: false, valueMapper: prepareValue });
-      } catch (err) {
-        // A value that cannot be bound: end the exchange (the backend then answers ReadyForQuery).
-        connection.close({ type: 'S', name: this.name });
-        connection.sync();
-        this.#finish(err);
-        return null;
-      }
-      if (!this.#shape) connection.describe({ type: 'P', name: '' });
-      connection.execute({ portal: '' });
       connection.sync();
     } finally {
       stream.uncork?.();
     }
+    this.#skipUnsent();
+    this.#begin();
     return null;
   }
 
+  /** Moves past executions that sent nothing (answered already). */
+  #skipUnsent(): void {
+    while (this.#current < this.#items.length && !this.#sent[this.#current]) this.#current++;
+  }
+
+  #begin(): void {
+    const item = this.#items[this.#current];
+    this.#shape = item && this.#connection ? item.statement.shapeOn(this.#connection) : undefined;
+    this.#rows = [];
+    this.#failure = null;
+  }
+
   handleRowDescription(msg: { fields: Field[] }): void {
-    this.#shape = this.#statement.describe(this.#connection!, msg.fields);
+    const item = this.#items[this.#current];
+    if (item) this.#shape = item.statement.describe(this.#connection!, msg.fields);
   }
 
   handleDataRow(msg: { fields: (string | null)[] }): void {
@@ -162,7 +275,16 @@ class Execution {
     this.#rows.push(row);
   }
 
-  handleCommandComplete(): void {}
+  handleCommandComplete(): void {
+    const item = this.#items[this.#current];
+    if (item) {
+      if (this.#failure !== null) item.reject(this.#failure);
+      else item.resolve(this.#rows);
+    }
+    this.#current++;
+    this.#skipUnsent();
+    this.#begin();
+  }
 
   handleEmptyQuery(): void {}
 
@@ -174,18 +296,46 @@ class Execution {
 
   handleCopyData(): void {}
 
+  /** An ErrorResponse (the answer of the current execution), or the connection lost. */
   handleError(err: unknown): void {
-    this.#finish(this.#failure ?? err);
+    this.#fail(err);
   }
 
   handleReadyForQuery(): void {
-    if (this.#failure !== null) this.#finish(this.#failure);
-    else this.#finish(null, this.#rows);
+    // Every execution answered (an error would have ended the exchange already).
+    this.#finish(null);
   }
 
-  #finish(err: unknown, rows?: Row[]): void {
+  /** The pool's callback: the client is released. An error there (a connection that could not be had) fails what is left. */
+  ended(err: unknown): void {
+    if (err) this.#fail(err);
+  }
+
+  #fail(err: unknown): void {
+    if (this.#done) return;
+    const connection = this.#connection;
+    const item = this.#items[this.#current];
+    if (connection === null || !(err instanceof pg.DatabaseError)) {
+      // Never sent, or the connection broke: nothing left can be known to have run; every read fails.
+      for (let i = this.#current; i < this.#items.length; i++) if (this.#sent[i] !== false) this.#items[i].reject(err);
+      this.#finish(err);
+      return;
+    }
+    item?.reject(err);
+    // The server skipped the rest up to the Sync: those statements it was sent to parse were not parsed.
+    const skipped: Pending[] = [];
+    for (let i = this.#current + 1; i < this.#items.length; i++) {
+      if (!this.#sent[i]) continue;
+      if (this.#parsed[i]) delete connection.submittedNamedStatements[this.#items[i].statement.name];
+      skipped.push(this.#items[i]);
+    }
+    this.#finish(err);
+    if (skipped.length > 0) this.#retry(skipped);
+  }
+
+  #finish(err: unknown): void {
     if (this.#done) return;
     this.#done = true;
-    this.callback?.(err, rows);
+    this.callback?.(err);
   }
 }
