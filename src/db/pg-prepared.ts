@@ -60,11 +60,12 @@ export class PgStatement {
   }
 
   /**
-   * The rows of one execution on a pooled connection. Executions asked for in the same event-loop
-   * turn go to the server together (`Pipeline`): one connection, one write, one round trip.
+   * The rows of one execution on a pooled connection: sent at once in an exchange of its own, or,
+   * `pipelined`, with the other pipelined executions asked for in the same event-loop turn
+   * (`Pipeline`): one connection, one write, one round trip.
    */
-  rows(pool: pg.Pool, values: readonly unknown[]): Promise<Row[]> {
-    return pipelineOf(pool).add(this, values);
+  rows(pool: pg.Pool, values: readonly unknown[], pipelined = false): Promise<Row[]> {
+    return pipelined ? pipelineOf(pool).add(this, values) : pipelineOf(pool).alone(this, values);
   }
 
   /** The shape on this connection, when the statement is parsed there and its result was described. */
@@ -79,8 +80,8 @@ export class PgStatement {
   }
 }
 
-/** At most this many executions share one round trip; more wait for the next turn's. */
-const MAX_PIPELINED = 64;
+/** At most this many executions share one exchange; a turn with more sends several, on as many connections. */
+const MAX_PIPELINED = 32;
 
 interface Pending {
   statement: PgStatement;
@@ -123,6 +124,11 @@ class Pipeline {
 
   add(statement: PgStatement, values: readonly unknown[]): Promise<Row[]> {
     return new Promise((resolve, reject) => this.#enqueue([{ statement, values, resolve, reject }]));
+  }
+
+  /** One execution sent now, in an exchange of its own. */
+  alone(statement: PgStatement, values: readonly unknown[]): Promise<Row[]> {
+    return new Promise((resolve, reject) => this.#send([{ statement, values, resolve, reject }]));
   }
 
   #enqueue(items: Pending[]): void {

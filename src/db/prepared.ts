@@ -85,6 +85,18 @@ export interface PreparedQuery<A extends unknown[], R> {
 
 let statements = 0;
 
+export interface PrepareOptions {
+  /**
+   * A cheap read (a row by key): on PostgreSQL's pool it goes to the server with the other such
+   * reads asked for in the same event-loop turn, in one exchange (`pg-prepared.ts`, `Pipeline`).
+   * The executions of one exchange run one after another on one connection, in one implicit
+   * transaction: so only plain `select`s (checked when compiled) that take microseconds are sent
+   * that way, never a write (a later execution's error would roll it back) nor a costly read (the
+   * reads behind it would wait for it). Everything else goes alone, as its own exchange.
+   */
+  pipelined?: boolean;
+}
+
 /**
  * The column list of a prepared query that reads whole rows of table `T` (prepared statements name
  * their columns, docs/design.md#prepared-queries): `everyColumn<T>()([...])` fails the type check
@@ -101,7 +113,10 @@ export function everyColumn<T>() {
  * checks the query as usual); the stand-ins may only be used as values. It returns a query builder,
  * or an `sql` template for a statement of one engine (a query builder cannot say it).
  */
-export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R> | RawBuilder<R>): PreparedQuery<A, R> {
+export function prepareQuery<A extends unknown[], R>(
+  build: (db: Db, ...args: A) => Compilable<R> | RawBuilder<R>,
+  options: PrepareOptions = {},
+): PreparedQuery<A, R> {
   const name = `custops_p${++statements}`;
   const byEngine = new Map<string, Compiled>();
   const compiledFor = (db: Executor): Compiled => {
@@ -111,6 +126,7 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
       const slots = Array.from({ length: build.length - 1 }, (_, i) => new Slot(i)) as unknown as A;
       const built = build(db as Db, ...slots);
       const query = 'isRawBuilder' in built ? built.compile(db) : built.compile();
+      if (options.pipelined && query.query.kind !== 'SelectQueryNode') throw new Error(`${name}: only a select can be pipelined`);
       compiled = {
         sql: query.sql,
         statement: null,
@@ -161,7 +177,7 @@ export function prepareQuery<A extends unknown[], R>(build: (db: Db, ...args: A)
       const values = valuesOf(compiled, args);
       if (access?.pool && access.getTypeParser) {
         compiled.statement ??= new PgStatement(name, compiled.sql, access.getTypeParser);
-        return compiled.statement.rows(access.pool, values).then(
+        return compiled.statement.rows(access.pool, values, options.pipelined === true).then(
           (rows) => {
             access.status.succeeded();
             return rows as R[];
@@ -193,12 +209,14 @@ export function prepareAccountRow<T extends AccountTable, K extends keyof Databa
   columns: L & ([Exclude<keyof Database[T], L[number]>] extends [never] ? unknown : { missing: Exclude<keyof Database[T], L[number]> }),
   key: K,
 ): PreparedQuery<[accountId: number, value: SelectType<Database[T][K]>], Selectable<Database[T]>> {
-  return prepareQuery<[accountId: number, value: SelectType<Database[T][K]>], Selectable<Database[T]>>((db, accountId, value) =>
-    (db as unknown as Kysely<AnyTables>)
-      .selectFrom(table as string)
-      .select(columns as readonly string[])
-      .where('account_id', '=', accountId)
-      .where(key as string, '=', value),
+  return prepareQuery<[accountId: number, value: SelectType<Database[T][K]>], Selectable<Database[T]>>(
+    (db, accountId, value) =>
+      (db as unknown as Kysely<AnyTables>)
+        .selectFrom(table as string)
+        .select(columns as readonly string[])
+        .where('account_id', '=', accountId)
+        .where(key as string, '=', value),
+    { pipelined: true },
   );
 }
 

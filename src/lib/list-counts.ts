@@ -22,11 +22,13 @@ export async function keptCount(db: Executor, accountId: number, list: ListCount
 }
 
 /** One bucket's total, the common case (a whole list, or one status), prepared (docs/design.md#prepared-queries). */
-const oneBucket = prepareQuery<[accountId: number, list: ListCountsTable['list'], bucket: string], { n: number | string }>((db, accountId, list, bucket) =>
-  db
-    .selectFrom('list_counts')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
-    .where('account_id', '=', accountId)
-    .where('list', '=', list)
-    .where('bucket', '=', bucket),
+const oneBucket = prepareQuery<[accountId: number, list: ListCountsTable['list'], bucket: string], { n: number | string }>(
+  (db, accountId, list, bucket) =>
+    db
+      .selectFrom('list_counts')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+      .where('account_id', '=', accountId)
+      .where('list', '=', list)
+      .where('bucket', '=', bucket),
+  { pipelined: true },
 );
