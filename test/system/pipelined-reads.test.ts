@@ -8,6 +8,8 @@ import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { createDeal } from '../../src/modules/deals/deals.service.ts';
 import { findDeal, type DealRow } from '../../src/modules/deals/deals.repository.ts';
 import { findKey, insertResponse } from '../../src/modules/idempotency/idempotency.repository.ts';
+import { findContact } from '../../src/modules/contacts/contacts.repository.ts';
+import { findOrg } from '../../src/modules/orgs/orgs.repository.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
 
 // On PostgreSQL the prepared reads asked for in one event-loop turn go to the server together: one
@@ -18,6 +20,8 @@ import { createTestDatabase, engines, type TestDatabase } from '../helpers/engin
 
 interface Fixture {
   accountId: number;
+  orgId: number;
+  contactId: number;
   dealId: number;
   key: string;
 }
@@ -55,7 +59,23 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
         created_at: 1,
         expires_at: 2,
       });
-      accounts.push({ accountId: account.id, dealId, key });
+      const { id: contactId } = await t.handle.db
+        .insertInto('contacts')
+        .values({
+          account_id: account.id,
+          org_id: orgId,
+          name: `C of ${name}`,
+          name_lc: `c of ${name}`.toLowerCase(),
+          email: null,
+          email_lc: null,
+          phone: null,
+          title: null,
+          created_at: 1,
+          updated_at: 1,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      accounts.push({ accountId: account.id, orgId, contactId: Number(contactId), dealId, key });
       built.set(dealId, await t.handle.db.selectFrom('deals').selectAll().where('id', '=', dealId).executeTakeFirstOrThrow());
     }
   });
@@ -127,6 +147,28 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
       await Promise.all(asked);
       assert.equal(exchanges() - before.exchanges, 1, 'one exchange for the turn');
       assert.equal(writes() - before.writes, 1, 'one socket write for the turn');
+    } finally {
+      await handle.close();
+    }
+  });
+
+  test("an org, a contact and a deal by id in one turn: one exchange; another account's ids are not there", async () => {
+    const { handle, exchanges } = counted(2);
+    try {
+      const [a, b] = accounts;
+      const [org, contact, deal, otherOrg, otherContact] = await Promise.all([
+        findOrg(handle.db, a.accountId, a.orgId),
+        findContact(handle.db, a.accountId, a.contactId),
+        findDeal(handle.db, a.accountId, a.dealId),
+        findOrg(handle.db, a.accountId, b.orgId),
+        findContact(handle.db, a.accountId, b.contactId),
+      ]);
+      assert.deepEqual(plain(org), plain(await t.handle.db.selectFrom('orgs').selectAll().where('id', '=', a.orgId).executeTakeFirstOrThrow()));
+      assert.deepEqual(plain(contact), plain(await t.handle.db.selectFrom('contacts').selectAll().where('id', '=', a.contactId).executeTakeFirstOrThrow()));
+      assert.deepEqual(plain(deal), plain(built.get(a.dealId)));
+      assert.equal(otherOrg, undefined);
+      assert.equal(otherContact, undefined);
+      assert.equal(exchanges(), 1);
     } finally {
       await handle.close();
     }

@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import { engineOf } from '../../db/engine.ts';
 import type { Executor } from '../../db/database.ts';
 import { CONTACT_COLUMNS } from '../../db/columns.ts';
+import { prepareAccountRow } from '../../db/prepared.ts';
 import type { ContactsTable } from '../../db/schema.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows, pageWindow } from '../../lib/sql.ts';
@@ -46,10 +47,17 @@ export function listContacts(db: Executor, accountId: number, f: ContactFilter, 
     .execute();
 }
 
-/** `forUpdate` locks the row (PostgreSQL) so concurrent writes about one contact run one after the other. */
-export function findContact(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<ContactRow | undefined> {
-  const query = db.selectFrom('contacts').select(CONTACT_COLUMNS).where('account_id', '=', accountId).where('id', '=', id);
-  return (options.forUpdate ? engineOf(db).forUpdate(query) : query).executeTakeFirst();
+const contactById = prepareAccountRow('contacts', CONTACT_COLUMNS, 'id');
+
+/**
+ * The account's contact by id, a prepared read (docs/design.md#prepared-queries); `forUpdate` locks
+ * the row (PostgreSQL) so concurrent writes about one contact run one after the other.
+ */
+export async function findContact(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<ContactRow | undefined> {
+  if (!options.forUpdate) return (await contactById.rows(db, accountId, id))[0];
+  return engineOf(db)
+    .forUpdate(db.selectFrom('contacts').select(CONTACT_COLUMNS).where('account_id', '=', accountId).where('id', '=', id))
+    .executeTakeFirst();
 }
 
 export function insertContact(db: Executor, row: Insertable<ContactsTable>): Promise<ContactRow> {

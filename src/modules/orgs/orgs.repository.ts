@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database.ts';
 import type { OrgsTable } from '../../db/schema.ts';
 import { ORG_COLUMNS } from '../../db/columns.ts';
+import { prepareAccountRow, prepareQuery } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows, inList, pageWindow } from '../../lib/sql.ts';
 import { matchesText } from '../../lib/text-search.ts';
@@ -30,12 +31,28 @@ export function listOrgs(db: Executor, accountId: number, f: OrgFilter, limit: n
   return db.selectFrom('orgs').select(ORG_COLUMNS).where('orgs.id', 'in', ids).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
-export function findOrg(db: Executor, accountId: number, id: number): Promise<OrgRow | undefined> {
-  return db.selectFrom('orgs').select(ORG_COLUMNS).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+const orgById = prepareAccountRow('orgs', ORG_COLUMNS, 'id');
+
+/** The account's org by id, a prepared read (docs/design.md#prepared-queries). */
+export async function findOrg(db: Executor, accountId: number, id: number): Promise<OrgRow | undefined> {
+  return (await orgById.rows(db, accountId, id))[0];
 }
+
+/** One org's external ids (the read of `GET /orgs/{id}`, by the org's index), prepared like the org's row. */
+const externalIdsOfOne = prepareQuery(
+  (db, accountId: number, orgId: number) =>
+    db
+      .selectFrom('org_external_ids')
+      .select(['org_id', 'source_app', 'external_org_id'])
+      .where('org_id', '=', orgId)
+      .where('account_id', '=', accountId)
+      .orderBy('id', 'asc'),
+  { pipelined: true },
+);
 
 export function externalIdsOf(db: Executor, accountId: number, orgIds: number[]) {
   if (orgIds.length === 0) return Promise.resolve([]);
+  if (orgIds.length === 1) return externalIdsOfOne.rows(db, accountId, orgIds[0]);
   return db
     .selectFrom('org_external_ids')
     .select(['org_id', 'source_app', 'external_org_id'])

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.ts';
+import { prepareQuery } from '../../db/prepared.ts';
 
 export function insertSession(
   db: Executor,
@@ -7,25 +8,33 @@ export function insertSession(
   return db.insertInto('console_sessions').values(row).returning(['id']).executeTakeFirstOrThrow();
 }
 
-/** The session of a token (by hash) with what every request needs of its user. */
-export function findSessionByTokenHash(db: Executor, tokenHash: string) {
-  return db
-    .selectFrom('console_sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select([
-      's.id',
-      's.account_id',
-      's.user_id',
-      's.csrf_token',
-      's.created_at',
-      's.last_seen_at',
-      's.expires_at',
-      'u.role',
-      'u.is_active',
-      'u.created_at as user_created_at',
-    ])
-    .where('s.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+/**
+ * The session of a token (by hash) with what every request needs of its user: read on every console
+ * request, so a prepared read (docs/design.md#prepared-queries).
+ */
+const sessionByTokenHash = prepareQuery(
+  (db, tokenHash: string) =>
+    db
+      .selectFrom('console_sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select([
+        's.id',
+        's.account_id',
+        's.user_id',
+        's.csrf_token',
+        's.created_at',
+        's.last_seen_at',
+        's.expires_at',
+        'u.role',
+        'u.is_active',
+        'u.created_at as user_created_at',
+      ])
+      .where('s.token_hash', '=', tokenHash),
+  { pipelined: true },
+);
+
+export async function findSessionByTokenHash(db: Executor, tokenHash: string) {
+  return (await sessionByTokenHash.rows(db, tokenHash))[0];
 }
 
 export async function touchSession(db: Executor, id: number, at: number): Promise<void> {

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import { CONTACT_COLUMNS, LOG_COLUMNS, TICKET_COLUMNS } from '../../db/columns.ts';
 import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
 import { engineOf } from '../../db/engine.ts';
+import { prepareAccountRow } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows, inList, pageWindow } from '../../lib/sql.ts';
 import {
@@ -86,9 +87,17 @@ export async function listTickets(
   return rows.execute();
 }
 
-export function findTicket(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<TicketRow | undefined> {
-  const query = db.selectFrom('tickets').select(TICKET_COLUMNS).where('account_id', '=', accountId).where('id', '=', id);
-  return (options.forUpdate ? engineOf(db).forUpdate(query) : query).executeTakeFirst();
+const ticketById = prepareAccountRow('tickets', TICKET_COLUMNS, 'id');
+
+/**
+ * The account's ticket by id, a prepared read (docs/design.md#prepared-queries); `forUpdate` locks
+ * the row (PostgreSQL) so concurrent changes of one ticket run one after the other.
+ */
+export async function findTicket(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<TicketRow | undefined> {
+  if (!options.forUpdate) return (await ticketById.rows(db, accountId, id))[0];
+  return engineOf(db)
+    .forUpdate(db.selectFrom('tickets').select(TICKET_COLUMNS).where('account_id', '=', accountId).where('id', '=', id))
+    .executeTakeFirst();
 }
 
 export function insertTicket(db: Executor, row: Insertable<TicketsTable>): Promise<TicketRow> {
@@ -122,9 +131,8 @@ export function findLog(db: Executor, accountId: number, ticketId: number, id: n
   return ofTicket(db, accountId, ticketId).select(LOG_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-export function findContact(db: Executor, accountId: number, id: number): Promise<ContactRow | undefined> {
-  return db.selectFrom('contacts').select(CONTACT_COLUMNS).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-}
+/** A ticket's contact: the contacts module's prepared read. */
+export { findContact } from '../contacts/contacts.repository.ts';
 
 /** What decides whether a team user may own tickets. */
 export function findOwnerCandidate(
