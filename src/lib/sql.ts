@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.ts';
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { prepareQuery, type PreparedQuery } from '../db/prepared.ts';
 
 /** Escapes LIKE metacharacters (`%`, `_`, `\`) so user text matches literally. */
 export function escapeLike(text: string): string {
@@ -27,10 +28,25 @@ export async function countRows<DB, TB extends keyof DB>(_db: Executor, query: S
 /** Tables whose rows are addressed by id within an account. */
 export type AccountTable = 'orgs' | 'users' | 'contacts' | 'deals' | 'tickets';
 
+/** Per table, the prepared read of one id of an account (docs/design.md#prepared-queries). */
+const existence = new Map<AccountTable, PreparedQuery<[accountId: number, id: number], { id: number }>>();
+
 /** Whether the account has a row with this id: the one existence check behind every `<thing>_not_found`. */
 export async function existsInAccount(db: Executor, table: AccountTable, accountId: number, id: number): Promise<boolean> {
-  const row = await db.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return row !== undefined;
+  let read = existence.get(table);
+  if (!read) {
+    read = prepareQuery(
+      (db, accountId: number, id: number) =>
+        (db as unknown as Kysely<Record<AccountTable, { id: number; account_id: number }>>)
+          .selectFrom(table)
+          .select('id')
+          .where('account_id', '=', accountId)
+          .where('id', '=', id),
+      { pipelined: true },
+    );
+    existence.set(table, read);
+  }
+  return (await read.rows(db, accountId, id)).length > 0;
 }
 
 /** First pages of these sizes (the API's default, the console's board and tables, the largest) have their size written into the statement. */

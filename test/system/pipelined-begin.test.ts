@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import type pg from 'pg';
 import { openDatabase, type DatabaseHandle, type Executor } from '../../src/db/database.ts';
 import { COMMIT_MARKER } from '../../src/db/pg-statement-names.ts';
 import { systemClock } from '../../src/lib/clock.ts';
@@ -9,6 +8,7 @@ import { createWrite, type IdempotencyClaim } from '../../src/lib/write.ts';
 import { createAccount } from '../../src/modules/accounts/accounts.service.ts';
 import { insertResponse } from '../../src/modules/idempotency/idempotency.repository.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
+import { countSocketWrites } from '../helpers/socket-writes.ts';
 
 // On PostgreSQL a transaction's `begin` is sent with its first statement, and its `commit` with a
 // statement marked as its last, each in one write and one round trip (src/db/pg-statement-names.ts,
@@ -18,32 +18,14 @@ import { createTestDatabase, engines, type TestDatabase } from '../helpers/engin
 describe('begin sent with the first statement, commit with the last (PostgreSQL)', { skip: !engines().includes('postgres') }, () => {
   let t: TestDatabase;
   let one: DatabaseHandle;
-  let writes = 0;
+  let writes: () => number;
 
   before(async () => {
     t = await createTestDatabase('postgres');
     one = openDatabase(t.url, { poolSize: 1 });
     await sql`create table pipelined (id int primary key)`.execute(one.db);
     await sql`create table deferred (id int, constraint deferred_once unique (id) deferrable initially deferred)`.execute(one.db);
-    const counted = new WeakSet<object>();
-    one.pool!.on('acquire', (client: pg.Client) => {
-      const stream = (client as unknown as { connection: { stream: { _write: (...a: unknown[]) => unknown; _writev?: (...a: unknown[]) => unknown } } })
-        .connection.stream;
-      if (counted.has(stream)) return;
-      counted.add(stream);
-      const write = stream._write;
-      const writev = stream._writev;
-      stream._write = function (...a: unknown[]) {
-        writes++;
-        return write.apply(this, a);
-      };
-      if (writev) {
-        stream._writev = function (...a: unknown[]) {
-          writes++;
-          return writev.apply(this, a);
-        };
-      }
-    });
+    writes = countSocketWrites(one.pool!);
     // The connection runs `begin` and `commit` once as named statements; later transactions send them along.
     await one.db.transaction().execute(async (trx) => sql`select ${1}::int as one`.execute(trx));
   });
@@ -55,10 +37,10 @@ describe('begin sent with the first statement, commit with the last (PostgreSQL)
   const txid = (db: Executor, n: number) => sql<{ txid: string }>`select txid_current()::text as txid, ${n}::int as n`.execute(db).then((r) => r.rows[0].txid);
 
   test('a transaction of two statements makes three writes: begin with the first statement, the second, the commit', async () => {
-    const before = writes;
+    const before = writes();
     const ids = await one.db.transaction().execute(async (trx) => [await txid(trx, 1), await txid(trx, 2)]);
     assert.equal(ids[0], ids[1], 'both statements ran in one transaction');
-    assert.equal(writes - before, 3, 'begin + first statement, second statement, commit');
+    assert.equal(writes() - before, 3, 'begin + first statement, second statement, commit');
     const outside = await txid(one.db, 3);
     assert.notEqual(outside, ids[0]);
   });
@@ -82,24 +64,24 @@ describe('begin sent with the first statement, commit with the last (PostgreSQL)
   });
 
   test('a transaction that runs nothing sends nothing', async () => {
-    const before = writes;
+    const before = writes();
     await one.db.transaction().execute(async () => undefined);
     await assert.rejects(() =>
       one.db.transaction().execute(async () => {
         throw new Error('before any statement');
       }),
     );
-    assert.equal(writes - before, 0);
+    assert.equal(writes() - before, 0);
     assert.equal((await sql<{ n: number }>`select ${5}::int as n`.execute(one.db)).rows[0].n, 5);
   });
 
   test('a first statement without values gets its begin as a query of its own, and runs inside the transaction', async () => {
-    const before = writes;
+    const before = writes();
     const ids = await one.db
       .transaction()
       .execute(async (trx) => [(await sql<{ txid: string }>`select txid_current()::text as txid`.execute(trx)).rows[0].txid, await txid(trx, 4)]);
     assert.equal(ids[0], ids[1]);
-    assert.equal(writes - before, 4, 'begin, the first statement, the second, commit');
+    assert.equal(writes() - before, 4, 'begin, the first statement, the second, commit');
   });
 
   test('a rolled-back transaction after its first statement leaves nothing', async () => {
@@ -115,12 +97,12 @@ describe('begin sent with the first statement, commit with the last (PostgreSQL)
   const count = async (table: string) => (await sql<{ n: string }>`select count(*)::text as n from ${sql.table(table)}`.execute(one.db)).rows[0].n;
 
   test('a last statement brings the commit: two writes for begin, two statements and commit, and another connection sees the rows at once', async () => {
-    const before = writes;
+    const before = writes();
     await one.db.transaction().execute(async (trx) => {
       await sql`insert into pipelined (id) values (${10})`.execute(trx);
       await sql`insert into pipelined (id) values (${11}) ${sql.raw(COMMIT_MARKER)}`.execute(trx);
     });
-    assert.equal(writes - before, 2, 'begin + first statement, last statement + commit');
+    assert.equal(writes() - before, 2, 'begin + first statement, last statement + commit');
     assert.equal(await count('pipelined'), '2');
     assert.equal((await sql<{ n: string }>`select count(*)::text as n from pipelined`.execute(t.handle.db)).rows[0].n, '2');
     await sql`delete from pipelined`.execute(one.db);
@@ -196,12 +178,12 @@ describe('begin sent with the first statement, commit with the last (PostgreSQL)
 
   test('a write with an Idempotency-Key stores its response with the commit; a key stored meanwhile rolls the change back', async () => {
     const { account, write, claim } = await keyedWrite('Pipelined', 'pipelined-1');
-    const before = writes;
+    const before = writes();
     await write(claim, async ({ trx }) => {
       await sql`insert into pipelined (id) values (${50})`.execute(trx);
       return { id: 50 };
     });
-    assert.equal(writes - before, 3, 'begin + the key held and read, the change, the response + commit');
+    assert.equal(writes() - before, 3, 'begin + the key held and read, the change, the response + commit');
     assert.deepEqual(claim.stored, { status: 201, body: '{"id":50}', location: null });
     // The same key again, as a duplicate that found no record before its transaction: refused at the
     // store, and its change rolled back with it.

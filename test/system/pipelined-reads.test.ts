@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { FixedClock } from '../../src/lib/clock.ts';
 import { createWrite } from '../../src/lib/write.ts';
@@ -11,6 +10,7 @@ import { findKey, insertResponse } from '../../src/modules/idempotency/idempoten
 import { findContact } from '../../src/modules/contacts/contacts.repository.ts';
 import { findOrg } from '../../src/modules/orgs/orgs.repository.ts';
 import { createTestDatabase, engines, type TestDatabase } from '../helpers/engines.ts';
+import { countSocketWrites } from '../helpers/socket-writes.ts';
 
 // On PostgreSQL the prepared reads asked for in one event-loop turn go to the server together: one
 // pooled connection, one write, one Sync (src/db/pg-prepared.ts, docs/design.md#prepared-queries).
@@ -87,33 +87,14 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
   function counted(poolSize: number): { handle: DatabaseHandle; exchanges: () => number; writes: () => number } {
     const handle = openDatabase(t.url, { poolSize });
     let exchanges = 0;
-    let writes = 0;
     const pool = handle.pool!;
     const query = pool.query.bind(pool) as (...a: unknown[]) => unknown;
     (pool as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
       exchanges++;
       return query(...a);
     };
-    const seen = new WeakSet<object>();
-    pool.on('acquire', (client: pg.Client) => {
-      const stream = (client as unknown as { connection: { stream: { _write: (...a: unknown[]) => unknown; _writev?: (...a: unknown[]) => unknown } } })
-        .connection.stream;
-      if (seen.has(stream)) return;
-      seen.add(stream);
-      const write = stream._write;
-      const writev = stream._writev;
-      stream._write = function (...a: unknown[]) {
-        writes++;
-        return write.apply(this, a);
-      };
-      if (writev) {
-        stream._writev = function (...a: unknown[]) {
-          writes++;
-          return writev.apply(this, a);
-        };
-      }
-    });
-    return { handle, exchanges: () => exchanges, writes: () => writes };
+    const writes = countSocketWrites(pool);
+    return { handle, exchanges: () => exchanges, writes };
   }
 
   const plain = (row: object | undefined) => (row === undefined ? undefined : { ...row });

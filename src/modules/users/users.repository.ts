@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { countRows, pageWindow } from '../../lib/sql.ts';
 import type { Executor } from '../../db/database.ts';
+import { prepareQuery } from '../../db/prepared.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
 export type NewUser = Omit<UsersTable, 'id'>;
@@ -45,13 +46,19 @@ export function listUsers(db: Executor, accountId: number, f: UserFilter, order:
   ).execute();
 }
 
-export function findUser(db: Executor, accountId: number, id: number): Promise<PublicUserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .select([...PUBLIC_COLUMNS])
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+const userById = prepareQuery(
+  (db, accountId: number, id: number) =>
+    db
+      .selectFrom('users')
+      .select([...PUBLIC_COLUMNS])
+      .where('account_id', '=', accountId)
+      .where('id', '=', id),
+  { pipelined: true },
+);
+
+/** The account's user by id (what the API shows of it), a prepared read (docs/design.md#prepared-queries). */
+export async function findUser(db: Executor, accountId: number, id: number): Promise<PublicUserRow | undefined> {
+  return (await userById.rows(db, accountId, id))[0];
 }
 
 export function findUserByEmail(db: Executor, accountId: number, emailLc: string): Promise<{ id: number } | undefined> {
