@@ -227,3 +227,25 @@ function failed(status: DependencyStatus, err: unknown): unknown {
   if (reason) status.failed(translated, reason);
   return translated;
 }
+
+/**
+ * The read of the row of `table` an account holds under an id: the prepared read (`prepareAccountRow`),
+ * or, with `forUpdate`, the row locked on PostgreSQL (inside a write's transaction) so that
+ * concurrent changes of one record run one after the other (SQLite's writers already do).
+ */
+export function accountRowById<T extends AccountTable, const L extends readonly (keyof Database[T] & string)[]>(
+  table: T,
+  columns: L & ([Exclude<keyof Database[T], L[number]>] extends [never] ? unknown : { missing: Exclude<keyof Database[T], L[number]> }),
+): (db: Executor, accountId: number, id: number, options?: { forUpdate?: boolean }) => Promise<Selectable<Database[T]> | undefined> {
+  // The column list was checked by this function's own signature.
+  const byId = prepareAccountRow(table, columns as never, 'id' as never);
+  return async (db, accountId, id, options = {}) => {
+    if (!options.forUpdate) return (await byId.rows(db, accountId, id as never))[0];
+    const query = (db as unknown as Kysely<AnyTables>)
+      .selectFrom(table as string)
+      .select(columns as readonly string[])
+      .where('account_id', '=', accountId)
+      .where('id', '=', id);
+    return (await engineOf(db).forUpdate(query).executeTakeFirst()) as Selectable<Database[T]> | undefined;
+  };
+}

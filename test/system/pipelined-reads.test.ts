@@ -18,6 +18,19 @@ import { countSocketWrites } from '../helpers/socket-writes.ts';
 // skipped after it are asked again. Each test opens a handle of its own, so that its exchanges
 // (pool checkouts) and socket writes are the test's alone, and no statement is parsed there yet.
 
+/** An answered idempotency record of `accountId` under `key`. */
+const storedRow = (accountId: number, key: string, body: string) => ({
+  account_id: accountId,
+  key,
+  request_hash: 'h',
+  request_bytes_hash: null,
+  response_status: 201,
+  response_body: body,
+  location: null,
+  created_at: 1,
+  expires_at: 2,
+});
+
 interface Fixture {
   accountId: number;
   orgId: number;
@@ -48,17 +61,7 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
         { org_id: orgId, title: name, value: '1.00', currency: 'EUR' },
       );
       const key = `key-${account.id}`;
-      await insertResponse(t.handle.db, {
-        account_id: account.id,
-        key,
-        request_hash: 'h',
-        request_bytes_hash: null,
-        response_status: 201,
-        response_body: `body of ${account.id}`,
-        location: null,
-        created_at: 1,
-        expires_at: 2,
-      });
+      await insertResponse(t.handle.db, storedRow(account.id, key, `body of ${account.id}`));
       const { id: contactId } = await t.handle.db
         .insertInto('contacts')
         .values({
@@ -83,8 +86,23 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
     await t.drop();
   });
 
-  /** A handle of its own on the test's database, with its pool checkouts (one per exchange) and socket writes counted. */
-  function counted(poolSize: number): { handle: DatabaseHandle; exchanges: () => number; writes: () => number } {
+  interface Counted {
+    handle: DatabaseHandle;
+    exchanges: () => number;
+    writes: () => number;
+  }
+
+  /** A handle of its own on the test's database, with its pool checkouts (one per exchange) and socket writes counted; closed after `fn`. */
+  async function withCounted(poolSize: number, fn: (c: Counted) => Promise<void>): Promise<void> {
+    const c = counted(poolSize);
+    try {
+      await fn(c);
+    } finally {
+      await c.handle.close();
+    }
+  }
+
+  function counted(poolSize: number): Counted {
     const handle = openDatabase(t.url, { poolSize });
     let exchanges = 0;
     const pool = handle.pool!;
@@ -100,8 +118,7 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
   const plain = (row: object | undefined) => (row === undefined ? undefined : { ...row });
 
   test('reads of two accounts and two statements asked in one turn: one exchange, one write, each read its own rows', async () => {
-    const { handle, exchanges, writes } = counted(4);
-    try {
+    await withCounted(4, async ({ handle, exchanges, writes }) => {
       // A first read makes the pool's connection (its start-up writes are not the exchange's).
       await findDeal(handle.db, accounts[0].accountId, accounts[0].dealId);
       const before = { exchanges: exchanges(), writes: writes() };
@@ -128,14 +145,11 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
       await Promise.all(asked);
       assert.equal(exchanges() - before.exchanges, 1, 'one exchange for the turn');
       assert.equal(writes() - before.writes, 1, 'one socket write for the turn');
-    } finally {
-      await handle.close();
-    }
+    });
   });
 
   test("an org, a contact and a deal by id in one turn: one exchange; another account's ids are not there", async () => {
-    const { handle, exchanges } = counted(2);
-    try {
+    await withCounted(2, async ({ handle, exchanges }) => {
       const [a, b] = accounts;
       const [org, contact, deal, otherOrg, otherContact] = await Promise.all([
         findOrg(handle.db, a.accountId, a.orgId),
@@ -150,39 +164,23 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
       assert.equal(otherOrg, undefined);
       assert.equal(otherContact, undefined);
       assert.equal(exchanges(), 1);
-    } finally {
-      await handle.close();
-    }
+    });
   });
 
   test('more reads in one turn than an exchange takes (32): several exchanges, every answer right', async () => {
-    const { handle, exchanges } = counted(4);
-    try {
+    await withCounted(4, async ({ handle, exchanges }) => {
       const [a] = accounts;
       const rows = await Promise.all(Array.from({ length: 150 }, (_, i) => findDeal(handle.db, a.accountId, i % 3 ? a.dealId : a.dealId + 10_000)));
       for (const [i, row] of rows.entries()) assert.deepEqual(plain(row), i % 3 ? plain(built.get(a.dealId)) : undefined);
       assert.equal(exchanges(), 5);
-    } finally {
-      await handle.close();
-    }
+    });
   });
 
   test('a write on the pool asked in the same turn goes alone: a read refused beside it does not undo it', async () => {
-    const { handle, exchanges } = counted(2);
-    try {
+    await withCounted(2, async ({ handle, exchanges }) => {
       const [a] = accounts;
       const key = `alone-${Date.now()}`;
-      const stored = insertResponse(handle.db, {
-        account_id: a.accountId,
-        key,
-        request_hash: 'h',
-        request_bytes_hash: null,
-        response_status: 200,
-        response_body: 'stored alone',
-        location: null,
-        created_at: 1,
-        expires_at: 2,
-      });
+      const stored = insertResponse(handle.db, storedRow(a.accountId, key, 'stored alone'));
       const read = findDeal(handle.db, a.accountId, a.dealId);
       const refused = assert.rejects(findDeal(handle.db, a.accountId, 2 ** 70));
       assert.equal(await stored, true);
@@ -190,16 +188,13 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
       assert.deepEqual(plain(await read), plain(built.get(a.dealId)));
       assert.equal(exchanges(), 2, 'the write, then the reads');
       assert.equal((await findKey(t.handle.db, a.accountId, key))?.response_body, 'stored alone');
-    } finally {
-      await handle.close();
-    }
+    });
   });
 
   test('a read the server refuses fails alone: the reads before it keep their rows, the ones it skipped are asked again', async () => {
     // One connection, nothing parsed on it: the deal read's statement is parsed in the first
     // exchange, and the idempotency read's Parse, sent after the refused read, is skipped by the server.
-    const { handle, exchanges } = counted(1);
-    try {
+    await withCounted(1, async ({ handle, exchanges }) => {
       const [a, b] = accounts;
       const first = findDeal(handle.db, a.accountId, a.dealId);
       // An id past int8: the server refuses to bind it (22003), the driver sends it as text.
@@ -219,14 +214,11 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
       assert.deepEqual(plain(again[0]), plain(built.get(a.dealId)));
       assert.equal(again[1]?.response_body, `body of ${b.accountId}`);
       assert.equal(exchanges(), 3);
-    } finally {
-      await handle.close();
-    }
+    });
   });
 
   test('a value that cannot be bound fails its read at once; the exchange carries the others', async () => {
-    const { handle, exchanges } = counted(2);
-    try {
+    await withCounted(2, async ({ handle, exchanges }) => {
       const [a] = accounts;
       const cyclic: Record<string, unknown> = {};
       cyclic.self = cyclic;
@@ -241,19 +233,14 @@ describe('prepared reads of one turn in one exchange (PostgreSQL)', { skip: !eng
       assert.equal(results[2].status, 'fulfilled');
       assert.deepEqual(plain((results[2] as PromiseFulfilledResult<DealRow | undefined>).value), plain(built.get(a.dealId)));
       assert.equal(exchanges(), 1);
-    } finally {
-      await handle.close();
-    }
+    });
   });
 
   test('reads asked in different turns are not held for each other: each turn its own exchange', async () => {
-    const { handle, exchanges } = counted(2);
-    try {
+    await withCounted(2, async ({ handle, exchanges }) => {
       const [a] = accounts;
       for (let i = 0; i < 3; i++) assert.deepEqual(plain(await findDeal(handle.db, a.accountId, a.dealId)), plain(built.get(a.dealId)));
       assert.equal(exchanges(), 3);
-    } finally {
-      await handle.close();
-    }
+    });
   });
 });

@@ -1,8 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
-import { engineOf } from '../../db/engine.ts';
 import type { Executor } from '../../db/database.ts';
 import { CONTACT_COLUMNS } from '../../db/columns.ts';
-import { prepareAccountRow } from '../../db/prepared.ts';
+import { accountRowById } from '../../db/prepared.ts';
 import type { ContactsTable } from '../../db/schema.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows, pageWindow } from '../../lib/sql.ts';
@@ -47,18 +46,11 @@ export function listContacts(db: Executor, accountId: number, f: ContactFilter, 
     .execute();
 }
 
-const contactById = prepareAccountRow('contacts', CONTACT_COLUMNS, 'id');
-
-/**
- * The account's contact by id, a prepared read (docs/design.md#prepared-queries); `forUpdate` locks
- * the row (PostgreSQL) so concurrent writes about one contact run one after the other.
- */
-export async function findContact(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<ContactRow | undefined> {
-  if (!options.forUpdate) return (await contactById.rows(db, accountId, id))[0];
-  return engineOf(db)
-    .forUpdate(db.selectFrom('contacts').select(CONTACT_COLUMNS).where('account_id', '=', accountId).where('id', '=', id))
-    .executeTakeFirst();
-}
+/** The account's contact by id; `forUpdate` locks the row (PostgreSQL) so concurrent writes about one contact run one after the other. */
+export const findContact: (db: Executor, accountId: number, id: number, options?: { forUpdate?: boolean }) => Promise<ContactRow | undefined> = accountRowById(
+  'contacts',
+  CONTACT_COLUMNS,
+);
 
 export function insertContact(db: Executor, row: Insertable<ContactsTable>): Promise<ContactRow> {
   return db.insertInto('contacts').values(row).returning(CONTACT_COLUMNS).executeTakeFirstOrThrow();

@@ -1,8 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DealsTable, DealStatus } from '../../db/schema.ts';
-import { engineOf } from '../../db/engine.ts';
-import { prepareAccountRow } from '../../db/prepared.ts';
+import { accountRowById } from '../../db/prepared.ts';
 import { DEAL_COLUMNS } from '../../db/columns.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows, pageWindow } from '../../lib/sql.ts';
@@ -122,16 +121,11 @@ export function searchDeals(db: Executor, accountId: number, s: DealSearch, limi
   return db.selectFrom('deals').select(DEAL_COLUMNS).where('deals.id', 'in', ids).orderBy('deals.created_at', 'desc').orderBy('deals.id', 'desc').execute();
 }
 
-/** `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */
-
-const dealById = prepareAccountRow('deals', DEAL_COLUMNS, 'id');
-
-export async function findDeal(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
-  if (!options.forUpdate) return (await dealById.rows(db, accountId, id))[0];
-  return engineOf(db)
-    .forUpdate(db.selectFrom('deals').select(DEAL_COLUMNS).where('account_id', '=', accountId).where('id', '=', id))
-    .executeTakeFirst();
-}
+/** The account's deal by id; `forUpdate` locks the row on PostgreSQL so concurrent state moves serialize (SQLite writers already do). */
+export const findDeal: (db: Executor, accountId: number, id: number, options?: { forUpdate?: boolean }) => Promise<DealRow | undefined> = accountRowById(
+  'deals',
+  DEAL_COLUMNS,
+);
 
 export async function insertDeal(db: Executor, values: Insertable<DealsTable>): Promise<DealRow> {
   return db.insertInto('deals').values(values).returning(DEAL_COLUMNS).executeTakeFirstOrThrow();

@@ -2,8 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { CONTACT_COLUMNS, LOG_COLUMNS, TICKET_COLUMNS } from '../../db/columns.ts';
 import type { ContactsTable, SupportLogsTable, TicketsTable, TicketStatus } from '../../db/schema.ts';
-import { engineOf } from '../../db/engine.ts';
-import { prepareAccountRow } from '../../db/prepared.ts';
+import { accountRowById } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows, inList, pageWindow } from '../../lib/sql.ts';
 import {
@@ -87,18 +86,11 @@ export async function listTickets(
   return rows.execute();
 }
 
-const ticketById = prepareAccountRow('tickets', TICKET_COLUMNS, 'id');
-
-/**
- * The account's ticket by id, a prepared read (docs/design.md#prepared-queries); `forUpdate` locks
- * the row (PostgreSQL) so concurrent changes of one ticket run one after the other.
- */
-export async function findTicket(db: Executor, accountId: number, id: number, options: { forUpdate?: boolean } = {}): Promise<TicketRow | undefined> {
-  if (!options.forUpdate) return (await ticketById.rows(db, accountId, id))[0];
-  return engineOf(db)
-    .forUpdate(db.selectFrom('tickets').select(TICKET_COLUMNS).where('account_id', '=', accountId).where('id', '=', id))
-    .executeTakeFirst();
-}
+/** The account's ticket by id; `forUpdate` locks the row (PostgreSQL) so concurrent changes of one ticket run one after the other. */
+export const findTicket: (db: Executor, accountId: number, id: number, options?: { forUpdate?: boolean }) => Promise<TicketRow | undefined> = accountRowById(
+  'tickets',
+  TICKET_COLUMNS,
+);
 
 export function insertTicket(db: Executor, row: Insertable<TicketsTable>): Promise<TicketRow> {
   return db.insertInto('tickets').values(row).returning(TICKET_COLUMNS).executeTakeFirstOrThrow();
