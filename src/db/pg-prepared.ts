@@ -102,10 +102,10 @@ function pipelineOf(pool: pg.Pool): Pipeline {
 }
 
 /**
- * The prepared reads of one pool asked for in one event-loop turn, sent at the end of the turn's
- * I/O (`setImmediate`) as one exchange on one pooled connection: each execution's Bind, Describe
- * when its result is not yet described there, Execute, then one Sync, in one write
- * (docs/design.md#prepared-queries). Under load a turn reads many requests off their sockets, and
+ * The pipelined reads (`PrepareOptions.pipelined`, prepared.ts) of one pool asked for in one
+ * event-loop turn, sent at the end of the turn's I/O (`setImmediate`) as one exchange on one pooled
+ * connection: each execution's Bind, Describe when its result is not yet described there, Execute,
+ * then one Sync, in one write (docs/design.md#prepared-queries). Under load a turn reads many requests off their sockets, and
  * their reads then cost one socket write to the server and one wake-up of it, instead of one each;
  * a lone request is sent at the end of its own turn, as before.
  *
@@ -159,8 +159,9 @@ class Pipeline {
 }
 
 /**
- * One exchange of several executions: a node-postgres "submittable" like `Execution`, whose
- * messages are read in order. Each execution's answer ends with its CommandComplete; an
+ * One exchange of one or more executions: a node-postgres "submittable" (as pg-cursor is), handed
+ * the connection when the client's turn comes, then the backend's messages until ReadyForQuery, which
+ * are read in order. Each execution's answer ends with its CommandComplete; an
  * ErrorResponse is the answer of the execution it arrived in, and the ones after it were skipped.
  */
 class Batch {
