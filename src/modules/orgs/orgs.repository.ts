@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.ts';
 import type { OrgsTable } from '../../db/schema.ts';
 import { ORG_COLUMNS } from '../../db/columns.ts';
-import { prepareAccountRow, prepareQuery } from '../../db/prepared.ts';
+import { accountRowById, prepareQuery } from '../../db/prepared.ts';
 import { keptCount } from '../../lib/list-counts.ts';
 import { countRows, inList, pageWindow } from '../../lib/sql.ts';
 import { matchesText } from '../../lib/text-search.ts';
@@ -31,12 +31,8 @@ export function listOrgs(db: Executor, accountId: number, f: OrgFilter, limit: n
   return db.selectFrom('orgs').select(ORG_COLUMNS).where('orgs.id', 'in', ids).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
-const orgById = prepareAccountRow('orgs', ORG_COLUMNS, 'id');
-
 /** The account's org by id, a prepared read (docs/design.md#prepared-queries). */
-export async function findOrg(db: Executor, accountId: number, id: number): Promise<OrgRow | undefined> {
-  return (await orgById.rows(db, accountId, id))[0];
-}
+export const findOrg: (db: Executor, accountId: number, id: number) => Promise<OrgRow | undefined> = accountRowById('orgs', ORG_COLUMNS);
 
 /** One org's external ids (the read of `GET /orgs/{id}`, by the org's index), prepared like the org's row. */
 const externalIdsOfOne = prepareQuery(
